@@ -1,0 +1,96 @@
+# flyprof build. `make` builds build/flyprof; `make test` builds and runs every test;
+# `make asan` runs the suite under ASan+UBSan; `make format-check` checks clang-format.
+CC      ?= cc
+PKGS    := libelf libdw msgpack
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+WERROR  ?= -Werror
+OPT     ?= -O2 -g
+SAN     ?=
+CFLAGS  += -std=c17 -D_GNU_SOURCE $(OPT) -Wall -Wextra $(WERROR) -Wshadow -Wno-unused-parameter \
+           -Wstrict-prototypes -Wmissing-prototypes -Wvla -pthread $(SAN) $(PKG_CFLAGS)
+LDLIBS  += $(PKG_LIBS) -lm -pthread
+LDFLAGS += $(SAN)
+BUILD   ?= build
+
+SRC_ALL  := $(sort $(wildcard src/*/*.c))
+LIB_SRC  := $(filter-out src/cli/main.c,$(SRC_ALL))
+LIB_OBJ  := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
+MAIN_OBJ := $(BUILD)/obj/cli/main.o
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+UNIT_OBJ := $(patsubst tests/unit/%.c,$(BUILD)/obj/tests/unit/%.o,$(UNIT_SRC))
+FAKE_SRC := $(sort $(wildcard tests/fake/*.c))
+FAKES    := $(patsubst tests/fake/%.c,$(BUILD)/fake/%,$(FAKE_SRC))
+TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
+TOOLS    := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRC))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+BENCHES  := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
+
+.PHONY: all test unit e2e asan format format-check deps clean demo bench fuzz
+
+all: $(BUILD)/flyprof $(BUILD)/unit-tests $(FAKES) $(TOOLS) $(BENCHES)
+
+deps:
+	scripts/install-deps.sh
+
+$(BUILD)/libflyprof.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/flyprof: $(MAIN_OBJ) $(BUILD)/libflyprof.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/unit-tests: $(UNIT_OBJ) $(BUILD)/libflyprof.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/fake/%: tests/fake/%.c $(BUILD)/libflyprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libflyprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libflyprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC $<"; $(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/obj/tests/unit/%.o: tests/unit/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC $<"; $(CC) $(CFLAGS) -Isrc -MMD -MP -c -o $@ $<
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# The whole suite: unit tests, then end-to-end tests of the built binary. Prints one
+# "N passed, N failed" line per runner and a total line last.
+test: all
+	@tests/run-all.sh $(BUILD)
+
+unit: $(BUILD)/unit-tests
+	$(BUILD)/unit-tests
+
+e2e: all
+	tests/e2e/run.sh $(BUILD)
+
+asan:
+	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" test
+
+demo: all
+	@scripts/demo.sh $(BUILD)
+
+bench: all
+	bench/run.sh $(BUILD)
+
+format:
+	clang-format -i $(SRC_ALL) $(wildcard src/*/*.h) $(UNIT_SRC) $(wildcard tests/unit/*.h) $(FAKE_SRC) $(TOOL_SRC) $(BENCH_SRC)
+
+format-check:
+	clang-format --dry-run --Werror $(SRC_ALL) $(wildcard src/*/*.h) $(UNIT_SRC) $(wildcard tests/unit/*.h) $(FAKE_SRC) $(TOOL_SRC) $(BENCH_SRC)
+
+clean:
+	rm -rf build build-asan

@@ -1,0 +1,257 @@
+#include "fileio.h"
+
+#include "strbuf.h"
+#include "xalloc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char *file_read_all(const char *path, size_t *len, fp_err *e)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			fp_fail(e, ERR_NO_ARTIFACT, "%s: no such file", path);
+		else
+			fp_fail(e, ERR_IO_ERROR, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+		fp_fail(e, ERR_IO_ERROR, "%s: not a readable file", path);
+		close(fd);
+		return NULL;
+	}
+	size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (n + 1 >= cap)
+			buf = xgrow(buf, &cap, cap + 1, 1);
+		ssize_t r = read(fd, buf + n, cap - n - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			fp_fail(e, ERR_IO_ERROR, "%s: %s", path, strerror(errno));
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+static int write_full(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static void fsync_parent(const char *path)
+{
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	else
+		strcpy(dir, ".");
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+int file_write_atomic(const char *path, const void *data, size_t len, fp_err *e)
+{
+	strbuf tmp = STRBUF_INIT;
+	sb_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	int fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fp_fail(e, ERR_IO_ERROR, "%s: cannot create: %s", tmp.buf, strerror(errno));
+		sb_release(&tmp);
+		return -1;
+	}
+	int rc = write_full(fd, data, len);
+	int saved = errno;
+	if (rc == 0 && fsync(fd) != 0) {
+		rc = -1;
+		saved = errno;
+	}
+	if (close(fd) != 0 && rc == 0) {
+		rc = -1;
+		saved = errno;
+	}
+	if (rc == 0 && rename(tmp.buf, path) != 0) {
+		rc = -1;
+		saved = errno;
+	}
+	if (rc != 0) {
+		unlink(tmp.buf);
+		fp_fail(e, ERR_IO_ERROR, "%s: write failed: %s", path, strerror(saved));
+	} else {
+		fsync_parent(path);
+	}
+	sb_release(&tmp);
+	return rc;
+}
+
+int file_mkdirs(const char *path, fp_err *e)
+{
+	char *p = xstrdup(path);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+			fp_fail(e, ERR_IO_ERROR, "%s: cannot create directory: %s", p,
+				strerror(errno));
+			free(p);
+			return -1;
+		}
+		*s = '/';
+	}
+	int rc = 0;
+	if (mkdir(p, 0755) != 0 && errno != EEXIST)
+		rc =
+		    fp_fail(e, ERR_IO_ERROR, "%s: cannot create directory: %s", p, strerror(errno));
+	else if (!file_is_dir(p))
+		rc = fp_fail(e, ERR_IO_ERROR, "%s: exists and is not a directory", p);
+	free(p);
+	return rc;
+}
+
+int file_is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int file_is_reg(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int file_exists(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0;
+}
+
+char *path_join(const char *a, const char *b)
+{
+	strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, a);
+	if (sb.len && sb.buf[sb.len - 1] != '/')
+		sb_addc(&sb, '/');
+	while (*b == '/')
+		b++;
+	sb_adds(&sb, b);
+	return sb_detach(&sb);
+}
+
+char *path_abs(const char *path)
+{
+	char *r = realpath(path, NULL);
+	if (!r)
+		return NULL;
+	char *copy = xstrdup(r);
+	free(r);
+	return copy;
+}
+
+const char *path_base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+int file_lock_dir(const char *dir, fp_err *e)
+{
+	char *lock = path_join(dir, ".flyprof.lock");
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fp_fail(e, ERR_IO_ERROR, "%s: cannot open lock: %s", lock, strerror(errno));
+		free(lock);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		fp_fail(e, ERR_BUNDLE_LOCKED, "%s is locked by another flyprof process", dir);
+		close(fd);
+		free(lock);
+		return -1;
+	}
+	free(lock);
+	return fd;
+}
+
+void file_unlock(int fd)
+{
+	if (fd >= 0) {
+		flock(fd, LOCK_UN);
+		close(fd);
+	}
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **file_list_dir(const char *dir, size_t *n, fp_err *e)
+{
+	DIR *d = opendir(dir);
+	*n = 0;
+	if (!d) {
+		fp_fail(e, errno == ENOENT ? ERR_NO_ARTIFACT : ERR_IO_ERROR, "%s: %s", dir,
+			strerror(errno));
+		return NULL;
+	}
+	size_t cap = 0;
+	char **names = NULL;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		names = xgrow(names, &cap, *n + 1, sizeof *names);
+		names[(*n)++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(names, *n, sizeof *names, cmp_names);
+	else
+		names = xgrow(names, &cap, 1, sizeof *names);
+	return names;
+}
+
+void file_list_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}

@@ -1,0 +1,38 @@
+/* File helpers: whole-file reads, atomic writes, directories and locks. Every failure becomes
+ * an fp_err (IO_ERROR, or NO_ARTIFACT for a missing file where the caller asks for it). */
+#ifndef FLYPROF_BASE_FILEIO_H
+#define FLYPROF_BASE_FILEIO_H
+
+#include "err.h"
+
+#include <stddef.h>
+
+/* Reads a whole file into a NUL-terminated heap buffer (caller frees). A missing file is
+ * NO_ARTIFACT, anything else IO_ERROR. */
+char *file_read_all(const char *path, size_t *len, fp_err *e);
+/* Writes data to path atomically: a temporary file beside it, fsync, rename, fsync of the
+ * directory. On failure the previous file (if any) is untouched and the temporary removed. */
+int file_write_atomic(const char *path, const void *data, size_t len, fp_err *e);
+/* mkdir -p; 0 on success. */
+int file_mkdirs(const char *path, fp_err *e);
+int file_is_dir(const char *path);
+int file_is_reg(const char *path);
+int file_exists(const char *path);
+/* Joins two path parts with one '/'; caller frees. */
+char *path_join(const char *a, const char *b);
+/* Absolute, normalised (realpath) form of an existing path; caller frees; NULL if it fails. */
+char *path_abs(const char *path);
+/* Last path component (borrowed pointer into path). */
+const char *path_base(const char *path);
+
+/* An exclusive advisory lock (flock) on <dir>/.flyprof.lock; returns an fd >= 0 or -1 with
+ * BUNDLE_LOCKED when another process holds it. */
+int file_lock_dir(const char *dir, fp_err *e);
+void file_unlock(int fd);
+
+/* Sorted list of the names in a directory (without . and ..); caller frees with
+ * file_list_free. Returns NULL with IO_ERROR on failure. */
+char **file_list_dir(const char *dir, size_t *n, fp_err *e);
+void file_list_free(char **names, size_t n);
+
+#endif

@@ -1,0 +1,92 @@
+/* jv: an ordered JSON value tree. Command data is built once as a jv tree and rendered as
+ * JSON or as a table; parsed JSON documents are jv trees too.
+ *
+ * Ownership: a container owns every value put into it; jv_free releases a value and all it
+ * holds. Keys keep insertion order, which makes rendered output deterministic. Lookups return
+ * borrowed pointers. Integers are kept exactly (int64, or uint64 above INT64_MAX) so 19-digit
+ * rocprofv3 ids survive. */
+#ifndef FLYPROF_BASE_JV_H
+#define FLYPROF_BASE_JV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+	JV_NULL,
+	JV_BOOL,
+	JV_INT,
+	JV_UINT,
+	JV_DOUBLE,
+	JV_STRING,
+	JV_ARRAY,
+	JV_OBJECT
+} jv_type;
+
+typedef struct jv jv;
+struct jv {
+	jv_type type;
+	union {
+		int b;
+		int64_t i;
+		uint64_t u;
+		double d;
+		struct {
+			char *s;
+			size_t len;
+		} str;
+		struct {
+			jv **items;
+			size_t n, cap;
+		} arr;
+		struct {
+			char **keys;
+			jv **vals;
+			size_t n, cap;
+		} obj;
+	} v;
+};
+
+jv *jv_null(void);
+jv *jv_bool(int b);
+jv *jv_int(int64_t i);
+jv *jv_uint(uint64_t u);
+jv *jv_double(double d);
+/* A double rounded to `digits` decimals (for percentages and averages in output). */
+jv *jv_round(double d, int digits);
+jv *jv_str(const char *s);
+jv *jv_strn(const char *s, size_t n);
+jv *jv_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+jv *jv_array(void);
+jv *jv_object(void);
+void jv_free(jv *v);
+jv *jv_copy(const jv *v);
+
+/* Appends item to arr (takes ownership) and returns item. */
+jv *jv_push(jv *arr, jv *item);
+/* Sets key in obj (takes ownership of val, replacing an existing key) and returns val. */
+jv *jv_set(jv *obj, const char *key, jv *val);
+/* Appends without looking for an existing key: used by the parser (last duplicate wins on get). */
+jv *jv_append_kv(jv *obj, const char *key, size_t keylen, jv *val);
+/* Removes key from obj and returns its value to the caller (NULL if absent). */
+jv *jv_take(jv *obj, const char *key);
+
+jv *jv_set_int(jv *obj, const char *key, int64_t i);
+jv *jv_set_double(jv *obj, const char *key, double d);
+jv *jv_set_round(jv *obj, const char *key, double d, int digits);
+jv *jv_set_str(jv *obj, const char *key, const char *s);
+jv *jv_set_bool(jv *obj, const char *key, int b);
+
+/* Borrowed lookups; NULL when absent or of another type. */
+jv *jv_get(const jv *obj, const char *key);
+jv *jv_at(const jv *arr, size_t i);
+size_t jv_len(const jv *v);
+int jv_is_num(const jv *v);
+/* Numeric value as double / int64 (0 for non-numbers); jv_int_ok tells if v is an exact integer. */
+double jv_num(const jv *v);
+int64_t jv_i64(const jv *v);
+int jv_int_ok(const jv *v, int64_t *out);
+const char *jv_string(const jv *v);
+/* Deep equality (object key order ignored). */
+int jv_equal(const jv *a, const jv *b);
+
+#endif

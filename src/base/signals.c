@@ -1,0 +1,27 @@
+#include "signals.h"
+
+#include <signal.h>
+#include <string.h>
+
+static volatile sig_atomic_t pending;
+
+static void on_signal(int sig)
+{
+	pending = sig;
+}
+
+void signals_install(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int signals_pending(void)
+{
+	return pending;
+}

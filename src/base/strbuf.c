@@ -1,0 +1,84 @@
+#include "strbuf.h"
+
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sb_init(strbuf *sb)
+{
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+void sb_release(strbuf *sb)
+{
+	free(sb->buf);
+	sb_init(sb);
+}
+
+char *sb_detach(strbuf *sb)
+{
+	char *s = sb->buf ? sb->buf : xstrdup("");
+	sb_init(sb);
+	return s;
+}
+
+void sb_reset(strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+static void reserve(strbuf *sb, size_t extra)
+{
+	sb->buf = xgrow(sb->buf, &sb->cap, sb->len + extra + 1, 1);
+}
+
+void sb_add(strbuf *sb, const void *data, size_t n)
+{
+	reserve(sb, n);
+	memcpy(sb->buf + sb->len, data, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_adds(strbuf *sb, const char *s)
+{
+	sb_add(sb, s, strlen(s));
+}
+
+void sb_addc(strbuf *sb, char c)
+{
+	reserve(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_vaddf(strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	va_copy(cp, ap);
+	int n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n <= 0)
+		return;
+	reserve(sb, (size_t)n);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void sb_addf(strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+const char *sb_str(const strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}

@@ -1,0 +1,4 @@
+#ifndef FLYPROF_BASE_VERSION_H
+#define FLYPROF_BASE_VERSION_H
+#define FLYPROF_VERSION "0.1.0"
+#endif

@@ -1,0 +1,71 @@
+#include "xalloc.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void die_oom(size_t n)
+{
+	fprintf(stderr, "flyprof: out of memory allocating %zu bytes\n", n);
+	exit(70);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die_oom(n);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		die_oom(count * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		die_oom(n);
+	return q;
+}
+
+void *xreallocarray(void *p, size_t count, size_t size)
+{
+	if (size && count > SIZE_MAX / size)
+		die_oom(SIZE_MAX);
+	return xrealloc(p, count * size);
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void *xgrow(void *p, size_t *cap, size_t need, size_t elem_size)
+{
+	if (need <= *cap)
+		return p;
+	size_t c = *cap ? *cap : 8;
+	while (c < need) {
+		if (c > SIZE_MAX / 2)
+			die_oom(SIZE_MAX);
+		c *= 2;
+	}
+	p = xreallocarray(p, c, elem_size);
+	*cap = c;
+	return p;
+}

@@ -1,0 +1,19 @@
+/* Checked allocation: every allocation either succeeds or the process stops with a message
+ * on stderr and exit status 70 (INTERNAL). Running out of memory is the one failure that
+ * cannot be turned into an envelope safely, because building the envelope allocates. */
+#ifndef FLYPROF_BASE_XALLOC_H
+#define FLYPROF_BASE_XALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+/* realloc for an array of count elements of size bytes; overflow-checked. */
+void *xreallocarray(void *p, size_t count, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* Grows *cap (doubling, at least min_cap) so that need elements fit; returns the new array. */
+void *xgrow(void *p, size_t *cap, size_t need, size_t elem_size);
+
+#endif

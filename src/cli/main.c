@@ -1,0 +1,205 @@
+/* flyprof entry point: find the command, parse its declared options, run it, render the one
+ * envelope (JSON or table) and exit with the status bound to error.code. Nothing else is
+ * printed on stdout except for --help and --version. */
+#include "../base/err.h"
+#include "../base/fileio.h"
+#include "../base/signals.h"
+#include "../base/strbuf.h"
+#include "../base/version.h"
+#include "../base/xalloc.h"
+#include "command.h"
+#include "help.h"
+#include "../core/bundle.h"
+#include "../out/envelope.h"
+#include "../out/json_write.h"
+#include "../out/table.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int takes_value(const char *arg)
+{
+	if (arg[0] != '-' || strchr(arg, '='))
+		return 0;
+	for (const opt_spec *s = universal_opts; s->name; s++) {
+		if (s->kind == OPT_FLAG)
+			continue;
+		if ((arg[1] == '-' && strcmp(arg + 2, s->name) == 0) ||
+		    (arg[1] == s->short_name && arg[2] == '\0' && s->short_name))
+			return 1;
+	}
+	return 0;
+}
+
+/* Index of the command word: the first bare word that is not the value of a universal option
+ * given before it (so `flyprof --bundle B bubbles` works too). -1 if none. */
+static int find_command(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return i + 1 < argc ? i + 1 : -1;
+		if (argv[i][0] != '-')
+			return i;
+		if (takes_value(argv[i]))
+			i++;
+	}
+	return -1;
+}
+
+static int has_arg(int argc, char **argv, const char *a, const char *b)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], a) == 0 || (b && strcmp(argv[i], b) == 0))
+			return 1;
+	return 0;
+}
+
+static void print_text(const strbuf *sb)
+{
+	fwrite(sb_str(sb), 1, sb->len, stdout);
+	fflush(stdout);
+}
+
+/* The format comes from --format / -f, FLYPROF_FORMAT, else whether stdout is a terminal. A
+ * bad value still yields a JSON envelope (the error is reported by opts_parse). */
+static int want_table(const cmd_ctx *ctx)
+{
+	const char *f = opts_str(&ctx->opts, "format");
+	if (f)
+		return strcmp(f, "table") == 0;
+	return isatty(STDOUT_FILENO);
+}
+
+static int emit(cmd_ctx *ctx, const char *command_name, int table)
+{
+	if (!ctx->err.set && signals_pending())
+		fp_fail(&ctx->err, ERR_INTERRUPTED, "interrupted by signal %d", signals_pending());
+	jv *env = envelope_build(command_name, ctx->bundle_path, ctx->data, ctx->warnings,
+				 ctx->truncated, &ctx->err);
+	strbuf out = STRBUF_INIT;
+	if (table)
+		table_render(&out, env);
+	else {
+		json_write(&out, env, 2);
+		sb_addc(&out, '\n');
+	}
+	print_text(&out);
+	sb_release(&out);
+	jv_free(env);
+	return envelope_exit_status(&ctx->err);
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int run_command(cmd_ctx *ctx, int argc, char **argv, int ci)
+{
+	const opt_spec *specs[5];
+	help_command_specs(ctx->cmd, specs);
+	/* Everything except the command word goes to the option parser. */
+	char **rest = xcalloc((size_t)argc, sizeof *rest);
+	int nrest = 0;
+	for (int i = 1; i < argc; i++)
+		if (i != ci)
+			rest[nrest++] = argv[i];
+	int rc = opts_parse(&ctx->opts, specs, nrest, rest, &ctx->err);
+	free(rest);
+	if (rc)
+		return -1;
+	if (ctx->opts.help) {
+		strbuf sb = STRBUF_INIT;
+		help_command(&sb, ctx->cmd);
+		print_text(&sb);
+		sb_release(&sb);
+		return 1;
+	}
+	size_t max_pos = ctx->cmd->positional ? 1 : 0;
+	if (ctx->opts.nargs > max_pos)
+		return fp_fail(&ctx->err, ERR_USAGE, "unexpected argument '%s'",
+			       ctx->opts.args[max_pos]);
+	ctx->positional = ctx->opts.nargs ? ctx->opts.args[0] : NULL;
+	const char *b = opts_str(&ctx->opts, "bundle");
+	if (b) {
+		char *abs = path_abs(b);
+		ctx_set_bundle_path(ctx, abs ? abs : b);
+		free(abs);
+	}
+	double t0 = now_seconds();
+	rc = ctx->cmd->fn(ctx);
+	if (ctx->bundle) {
+		int status = rc ? err_exit_status(ctx->err.code) : 0;
+		fp_err e2 = FP_ERR_INIT;
+		if (bundle_record_step(ctx->bundle, ctx->cmd->name, ctx->argc, ctx->argv, status,
+				       now_seconds() - t0, &e2) &&
+		    !ctx->err.set) {
+			fp_err_move(&ctx->err, &e2);
+			rc = -1;
+		}
+		fp_err_clear(&e2);
+		bundle_close(ctx->bundle);
+		free(ctx->bundle);
+		ctx->bundle = NULL;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	signals_install();
+	int ci = find_command(argc, argv);
+	if (ci < 0) {
+		strbuf sb = STRBUF_INIT;
+		if (has_arg(argc, argv, "--version", NULL)) {
+			sb_addf(&sb, "flyprof %s\n", FLYPROF_VERSION);
+		} else if (has_arg(argc, argv, "--errors-md", NULL)) {
+			help_errors_md(&sb);
+		} else if (has_arg(argc, argv, "--config-md", NULL)) {
+			help_config_md(&sb);
+		} else if (has_arg(argc, argv, "--help", "-h")) {
+			help_top(&sb);
+		}
+		if (sb.len) {
+			print_text(&sb);
+			sb_release(&sb);
+			return 0;
+		}
+	}
+	cmd_ctx ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.err.code = ERR_INTERNAL;
+	ctx.argc = argc;
+	ctx.argv = argv;
+	ctx.data = jv_object();
+	ctx.warnings = jv_array();
+	ctx.truncated = jv_object();
+	const char *name = ci >= 0 ? argv[ci] : NULL;
+	int status;
+	if (ci < 0) {
+		fp_fail(&ctx.err, ERR_USAGE, "no command given; run `flyprof --help`");
+		status = emit(&ctx, NULL, isatty(STDOUT_FILENO));
+	} else if (!(ctx.cmd = command_find(name))) {
+		fp_fail(&ctx.err, ERR_USAGE, "unknown command '%s'", name);
+		jv *avail = jv_array();
+		for (size_t i = 0; i < commands_count; i++)
+			jv_push(avail, jv_str(commands[i].name));
+		fp_err_extra(&ctx.err, "available", avail);
+		status = emit(&ctx, name, isatty(STDOUT_FILENO));
+	} else {
+		int rc = run_command(&ctx, argc, argv, ci);
+		status = rc == 1 ? 0 : emit(&ctx, name, want_table(&ctx));
+	}
+	opts_release(&ctx.opts);
+	jv_free(ctx.data);
+	jv_free(ctx.warnings);
+	jv_free(ctx.truncated);
+	free(ctx.bundle_path);
+	fp_err_clear(&ctx.err);
+	return status;
+}

@@ -1,0 +1,11 @@
+/* `bubbles`: placeholder until its issue lands; answers NOT_IMPLEMENTED (exit 70). */
+#include "cmds.h"
+
+const opt_spec bubbles_opts[] = {
+    OPT_END,
+};
+
+int cmd_bubbles(cmd_ctx *ctx)
+{
+	return cmd_not_implemented(ctx);
+}

@@ -1,0 +1,11 @@
+/* `capture`: not built yet; answers NOT_IMPLEMENTED (exit 70). */
+#include "cmds.h"
+
+const opt_spec capture_opts[] = {
+    OPT_END,
+};
+
+int cmd_capture(cmd_ctx *ctx)
+{
+	return cmd_not_implemented(ctx);
+}

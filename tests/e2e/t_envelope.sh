@@ -1,0 +1,29 @@
+# The envelope contract (DESIGN §2.2): one JSON object on stdout for every invocation, exit
+# status bound to error.code, nothing written outside --bundle/--out.
+cd "$E2E_TMP" || exit 1
+fly "no command is USAGE" 64
+fly "unknown command is USAGE" 64 frobnicate
+expect "unknown command lists commands" "$(field error.available.0)" "list"
+fly "unknown flag is USAGE" 64 bubbles --no-such-flag
+fly "flag before command is accepted" 64 --format json frobnicate
+fly "missing value is USAGE" 64 bubbles --top
+fly "bad integer is BAD_ARGS" 78 bubbles --top many
+fly "bad choice is BAD_ARGS" 78 bubbles --format xml
+fly "extra positional is USAGE" 64 bubbles one two
+FLYPROF_TOP=zz fly "bad environment value is BAD_ARGS" 78 bubbles
+for c in list capture counters bundle run; do
+	fly "$c is typed NOT_IMPLEMENTED" 70 "$c"
+	expect "$c error code" "$(field error.code)" "NOT_IMPLEMENTED"
+done
+"$FLYPROF" --version >"$E2E_TMP/v.txt"
+expect "--version is plain text" "$(cut -d' ' -f1 "$E2E_TMP/v.txt")" "flyprof"
+"$FLYPROF" bubbles --help >"$E2E_TMP/h.txt"; rc=$?
+expect "command --help exits 0" "$rc" "0"
+grep -q -- '--top N' "$E2E_TMP/h.txt" && ok "command --help lists options" || notok "command --help lists options"
+"$FLYPROF" --errors-md >"$E2E_TMP/errors.md"
+if cmp -s "$E2E_TMP/errors.md" "$ROOT/docs/errors.md"; then ok "docs/errors.md matches the registry"; else notok "docs/errors.md matches the registry" "regenerate: build/flyprof --errors-md > docs/errors.md"; fi
+"$FLYPROF" --config-md >"$E2E_TMP/config.md"
+if cmp -s "$E2E_TMP/config.md" "$ROOT/docs/config.md"; then ok "docs/config.md matches the option tables"; else notok "docs/config.md matches the option tables" "regenerate: build/flyprof --config-md > docs/config.md"; fi
+left=$(ls -A "$E2E_TMP" | grep -v -E '^(out.json|err.txt|why.txt|v.txt|h.txt|errors.md|config.md|golden\..*|work)$' || true)
+expect "nothing written outside --bundle/--out" "$left" ""
+cd "$ROOT" || exit 1

@@ -1,0 +1,126 @@
+/* jcheck: test helper for end-to-end tests.
+ *   jcheck envelope FILE STATUS      FILE holds exactly one JSON object whose exit status
+ *                                    (0 if ok, else error.exitCode) equals STATUS
+ *   jcheck equal EXPECTED ACTUAL     the two JSON documents are equal (key order ignored)
+ *   jcheck get FILE PATH             prints the value at a dotted path (a.b.0.c)
+ *   jcheck norm FILE -               prints FILE pretty, with run-dependent values (keys
+ *                                    seconds, at, created, elapsed_s) replaced by 0
+ * Exit 0 when the check holds, 1 when not (with the reason on stderr), 2 on bad usage. */
+#include "../../src/base/jv.h"
+#include "../../src/base/strbuf.h"
+#include "../../src/out/json_write.h"
+#include "../../src/read/json_parse.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static jv *load(const char *path)
+{
+	fp_err e = FP_ERR_INIT;
+	jv *v = json_parse_file(path, &e);
+	if (!v) {
+		fprintf(stderr, "jcheck: %s\n", e.message);
+		fp_err_clear(&e);
+	}
+	return v;
+}
+
+static const jv *walk(const jv *v, const char *path)
+{
+	char *copy = strdup(path);
+	char *save = NULL;
+	for (char *tok = strtok_r(copy, ".", &save); tok && v; tok = strtok_r(NULL, ".", &save)) {
+		if (v->type == JV_ARRAY)
+			v = jv_at(v, (size_t)strtoul(tok, NULL, 10));
+		else
+			v = jv_get(v, tok);
+	}
+	free(copy);
+	return v;
+}
+
+static void zero_volatile(jv *v)
+{
+	static const char *keys[] = {"seconds", "at", "created", "elapsed_s", NULL};
+	if (v->type == JV_ARRAY)
+		for (size_t i = 0; i < v->v.arr.n; i++)
+			zero_volatile(v->v.arr.items[i]);
+	if (v->type != JV_OBJECT)
+		return;
+	for (size_t i = 0; i < v->v.obj.n; i++) {
+		int vol = 0;
+		for (int k = 0; keys[k]; k++)
+			vol |= strcmp(v->v.obj.keys[i], keys[k]) == 0;
+		if (vol) {
+			jv_free(v->v.obj.vals[i]);
+			v->v.obj.vals[i] = jv_int(0);
+		} else {
+			zero_volatile(v->v.obj.vals[i]);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 4)
+		return 2;
+	if (strcmp(argv[1], "envelope") == 0) {
+		jv *v = load(argv[2]);
+		if (!v || v->type != JV_OBJECT) {
+			fprintf(stderr, "jcheck: stdout is not one JSON object\n");
+			return 1;
+		}
+		const jv *ok = jv_get(v, "ok");
+		long long want = ok && ok->type == JV_BOOL && ok->v.b
+				     ? 0
+				     : jv_i64(jv_get(jv_get(v, "error"), "exitCode"));
+		if (!ok || !jv_get(v, "command") || !jv_get(v, "warnings") ||
+		    (ok->v.b ? !jv_get(v, "data") : !jv_get(v, "error"))) {
+			fprintf(stderr, "jcheck: envelope lacks ok/command/data|error/warnings\n");
+			return 1;
+		}
+		if (want != atoll(argv[3])) {
+			fprintf(stderr, "jcheck: exit status %s but envelope says %lld\n", argv[3],
+				want);
+			return 1;
+		}
+		jv_free(v);
+		return 0;
+	}
+	if (strcmp(argv[1], "equal") == 0) {
+		jv *a = load(argv[2]), *b = load(argv[3]);
+		int eq = a && b && jv_equal(a, b);
+		jv_free(a);
+		jv_free(b);
+		return eq ? 0 : 1;
+	}
+	if (strcmp(argv[1], "norm") == 0) {
+		jv *v = load(argv[2]);
+		if (!v)
+			return 1;
+		zero_volatile(v);
+		strbuf sb = STRBUF_INIT;
+		json_write(&sb, v, 2);
+		printf("%s\n", sb_str(&sb));
+		sb_release(&sb);
+		jv_free(v);
+		return 0;
+	}
+	if (strcmp(argv[1], "get") == 0) {
+		jv *v = load(argv[2]);
+		const jv *x = v ? walk(v, argv[3]) : NULL;
+		if (!x)
+			return 1;
+		strbuf sb = STRBUF_INIT;
+		if (x->type == JV_STRING)
+			sb_adds(&sb, x->v.str.s);
+		else
+			json_write(&sb, x, 0);
+		printf("%s\n", sb_str(&sb));
+		sb_release(&sb);
+		jv_free(v);
+		return 0;
+	}
+	return 2;
+}

@@ -1,0 +1,234 @@
+/* Unit tests of the base layer: jv, JSON writer/parser, options, errors, sha256, fileio. */
+#include "t.h"
+
+#include "base/err.h"
+#include "base/fileio.h"
+#include "base/jv.h"
+#include "base/sha256.h"
+#include "base/strbuf.h"
+#include "cli/opts.h"
+#include "out/json_write.h"
+#include "read/json_parse.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static char *render(const jv *v)
+{
+	strbuf sb = STRBUF_INIT;
+	json_write(&sb, v, 0);
+	return sb_detach(&sb);
+}
+
+TEST(json_roundtrip_keeps_order_and_big_ints)
+{
+	const char *src = "{\"b\":1,\"a\":[true,false,null,\"x\\ny\"],\"id\":"
+			  "18446744073709551615,\"neg\":-9223372036854775808,\"f\":0.5}";
+	fp_err e = FP_ERR_INIT;
+	jv *v = json_parse(src, strlen(src), "t", &e);
+	CHECK(v != NULL);
+	char *out = render(v);
+	CHECK_STR(out, src);
+	free(out);
+	jv_free(v);
+}
+
+TEST(json_parse_errors_have_positions)
+{
+	static const struct {
+		const char *src;
+		long long offset;
+	} cases[] = {
+	    {"{\"a\":}", 5}, {"[1,2", 4}, {"[1 2]", 3}, {"\"abc", 4},	{"{} x", 3},
+	    {"[01]", 2},     {"-", 1},	  {"tru", 0},	{"\"\\q\"", 2}, {"", 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		fp_err e = FP_ERR_INIT;
+		jv *v = json_parse(cases[i].src, strlen(cases[i].src), "f.json", &e);
+		CHECK(v == NULL);
+		CHECK_INT(e.code, ERR_BAD_INPUT);
+		CHECK_INT(jv_i64(jv_get(e.extra, "offset")), cases[i].offset);
+		CHECK_STR(jv_string(jv_get(e.extra, "file")), "f.json");
+		fp_err_clear(&e);
+	}
+}
+
+TEST(json_depth_limit)
+{
+	strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < 100000; i++)
+		sb_addc(&sb, '[');
+	fp_err e = FP_ERR_INIT;
+	CHECK(json_parse(sb.buf, sb.len, "deep", &e) == NULL);
+	CHECK_INT(e.code, ERR_BAD_INPUT);
+	fp_err_clear(&e);
+	sb_release(&sb);
+}
+
+TEST(json_write_escapes_invalid_utf8_and_controls)
+{
+	jv *s = jv_strn("a\x01\xff\xc3\xa9\"", 6);
+	char *out = render(s);
+	CHECK_STR(out, "\"a\\u0001\\ufffd\xc3\xa9\\\"\"");
+	free(out);
+	jv_free(s);
+	jv *d = jv_array();
+	jv_push(d, jv_double(0.1));
+	jv_push(d, jv_double(2.0));
+	jv_push(d, jv_double(1.0 / 0.0));
+	jv_push(d, jv_round(12.34567, 2));
+	out = render(d);
+	CHECK_STR(out, "[0.1,2,null,12.35]");
+	free(out);
+	jv_free(d);
+}
+
+TEST(jv_set_replaces_and_equal_ignores_key_order)
+{
+	jv *a = jv_object();
+	jv_set_int(a, "x", 1);
+	jv_set_int(a, "y", 2);
+	jv_set_int(a, "x", 3);
+	CHECK_INT(jv_len(a), 2);
+	CHECK_INT(jv_i64(jv_get(a, "x")), 3);
+	jv *b = jv_object();
+	jv_set_int(b, "y", 2);
+	jv_set_int(b, "x", 3);
+	CHECK(jv_equal(a, b));
+	jv_set_int(b, "x", 4);
+	CHECK(!jv_equal(a, b));
+	jv *t = jv_take(a, "x");
+	CHECK_INT(jv_i64(t), 3);
+	CHECK_INT(jv_len(a), 1);
+	jv_free(t);
+	jv_free(a);
+	jv_free(b);
+}
+
+TEST(sha256_known_vectors)
+{
+	char hex[65];
+	sha256_hex("", 0, hex);
+	CHECK_STR(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	sha256_hex("abc", 3, hex);
+	CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	sha256_hex(m, strlen(m), hex);
+	CHECK_STR(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+TEST(error_registry_is_consistent)
+{
+	CHECK_INT(err_exit_status(ERR_USAGE), 64);
+	CHECK_INT(err_exit_status(ERR_BAD_ARGS), 78);
+	CHECK_INT(err_exit_status(ERR_BAD_INPUT), 65);
+	CHECK_INT(err_exit_status(ERR_EMPTY_ATT), 66);
+	CHECK_INT(err_exit_status(ERR_ROCPROFV3_MISSING), 69);
+	CHECK_INT(err_exit_status(ERR_CAPTURE_TIMEOUT), 75);
+	CHECK_INT(err_exit_status(ERR_REGRESSION), 1);
+	CHECK_INT(err_exit_status(ERR_INTERRUPTED), 130);
+	CHECK_INT(err_lookup("KERNEL_NOT_FOUND"), ERR_KERNEL_NOT_FOUND);
+	CHECK_INT(err_lookup("NOPE"), -1);
+	static const int allowed[] = {1, 64, 65, 66, 69, 70, 75, 78, 130};
+	for (int i = 0; i < ERR__COUNT; i++) {
+		int ok = 0;
+		for (size_t k = 0; k < sizeof allowed / sizeof allowed[0]; k++)
+			ok |= err_exit_status((err_code)i) == allowed[k];
+		if (!ok)
+			t_fail(__FILE__, __LINE__, "%s has exit %d outside DESIGN §2.2",
+			       err_name((err_code)i), err_exit_status((err_code)i));
+		CHECK(strlen(err_default_help((err_code)i)) > 10);
+	}
+}
+
+static const opt_spec test_specs[] = {
+    {"top", 0, OPT_INT, "N", "10", NULL, 1, "n"},
+    {"format", 'f', OPT_STR, "F", NULL, "json|table", 0, "f"},
+    {"all", 0, OPT_FLAG, NULL, NULL, NULL, 0, "a"},
+    {"ratio", 0, OPT_NUM, "X", NULL, NULL, 0, "r"},
+    OPT_END,
+};
+
+static int parse(opts *o, fp_err *e, int argc, char **argv)
+{
+	const opt_spec *specs[] = {test_specs, NULL};
+	return opts_parse(o, specs, argc, argv, e);
+}
+
+TEST(opts_precedence_flag_env_default)
+{
+	opts o;
+	fp_err e = FP_ERR_INIT;
+	unsetenv("FLYPROF_TOP");
+	char *a0[] = {"k"};
+	CHECK_INT(parse(&o, &e, 1, a0), 0);
+	CHECK_INT(opts_int(&o, "top", 0), 10);
+	CHECK(!opts_given(&o, "top"));
+	CHECK_STR(o.args[0], "k");
+	opts_release(&o);
+	setenv("FLYPROF_TOP", "7", 1);
+	CHECK_INT(parse(&o, &e, 0, a0), 0);
+	CHECK_INT(opts_int(&o, "top", 0), 7);
+	opts_release(&o);
+	char *a1[] = {"--top", "3", "-f", "table", "--all", "x", "--ratio=0.5"};
+	CHECK_INT(parse(&o, &e, 7, a1), 0);
+	CHECK_INT(opts_int(&o, "top", 0), 3);
+	CHECK_STR(opts_str(&o, "format"), "table");
+	CHECK(opts_flag(&o, "all"));
+	CHECK_NEAR(opts_num(&o, "ratio", 0), 0.5, 1e-12);
+	CHECK_INT(o.nargs, 1);
+	opts_release(&o);
+	unsetenv("FLYPROF_TOP");
+}
+
+TEST(opts_errors_are_typed)
+{
+	static const struct {
+		int argc;
+		char *argv[3];
+		int code;
+	} cases[] = {
+	    {1, {"--nope"}, ERR_USAGE},	       {1, {"--top"}, ERR_USAGE},
+	    {2, {"--top", "x"}, ERR_BAD_ARGS}, {2, {"-f", "xml"}, ERR_BAD_ARGS},
+	    {1, {"--all=1"}, ERR_USAGE},       {2, {"--ratio", "inf"}, ERR_BAD_ARGS},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		opts o;
+		fp_err e = FP_ERR_INIT;
+		CHECK_INT(parse(&o, &e, cases[i].argc, (char **)cases[i].argv), -1);
+		CHECK_INT(e.code, cases[i].code);
+		opts_release(&o);
+		fp_err_clear(&e);
+	}
+	setenv("FLYPROF_TOP", "lots", 1);
+	opts o;
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(parse(&o, &e, 0, NULL), -1);
+	CHECK_INT(e.code, ERR_BAD_ARGS);
+	opts_release(&o);
+	fp_err_clear(&e);
+	unsetenv("FLYPROF_TOP");
+}
+
+TEST(atomic_write_replaces_and_reads_back)
+{
+	const char *dir = t_tmpdir();
+	char *p = path_join(dir, "a.json");
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(file_write_atomic(p, "one", 3, &e), 0);
+	CHECK_INT(file_write_atomic(p, "two!", 4, &e), 0);
+	size_t n;
+	char *got = file_read_all(p, &n, &e);
+	CHECK_STR(got, "two!");
+	CHECK_INT(n, 4);
+	free(got);
+	char *bad = path_join(dir, "no/such/dir/x");
+	CHECK_INT(file_write_atomic(bad, "x", 1, &e), -1);
+	CHECK_INT(e.code, ERR_IO_ERROR);
+	fp_err_clear(&e);
+	CHECK(file_read_all(bad, &n, &e) == NULL);
+	CHECK_INT(e.code, ERR_NO_ARTIFACT);
+	fp_err_clear(&e);
+	free(bad);
+	free(p);
+}
