@@ -15,20 +15,23 @@ BUILD   ?= build
 
 SRC_ALL  := $(sort $(wildcard src/*/*.c))
 LIB_SRC  := $(filter-out src/cli/main.c,$(SRC_ALL))
-LIB_OBJ  := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
+DATA     := $(sort $(wildcard data/*))
+LIB_OBJ  := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/gen/data_blobs.o
 MAIN_OBJ := $(BUILD)/obj/cli/main.o
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 UNIT_OBJ := $(patsubst tests/unit/%.c,$(BUILD)/obj/tests/unit/%.o,$(UNIT_SRC))
 FAKE_SRC := $(sort $(wildcard tests/fake/*.c))
 FAKES    := $(patsubst tests/fake/%.c,$(BUILD)/fake/%,$(FAKE_SRC))
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
-TOOLS    := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRC))
+TOOLS    := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(filter-out tests/tools/embed.c,$(TOOL_SRC)))
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_OBJ := $(patsubst tests/fuzz/%.c,$(BUILD)/obj/tests/fuzz/%.o,$(FUZZ_SRC) tests/fuzz/replay_main.c)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCHES  := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
 .PHONY: all test unit e2e asan format format-check deps clean demo bench fuzz
 
-all: $(BUILD)/flyprof $(BUILD)/unit-tests $(FAKES) $(TOOLS) $(BENCHES)
+all: $(BUILD)/flyprof $(BUILD)/unit-tests $(BUILD)/fuzz-replay $(FAKES) $(TOOLS) $(BENCHES)
 
 deps:
 	scripts/install-deps.sh
@@ -43,6 +46,27 @@ $(BUILD)/flyprof: $(MAIN_OBJ) $(BUILD)/libflyprof.a
 $(BUILD)/unit-tests: $(UNIT_OBJ) $(BUILD)/libflyprof.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/fuzz-replay: $(FUZZ_OBJ) $(BUILD)/libflyprof.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/obj/tests/fuzz/%.o: tests/fuzz/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC $<"; $(CC) $(CFLAGS) -Isrc -MMD -MP -c -o $@ $<
+
+# Real coverage-guided fuzzing with libFuzzer (clang): FUZZ_SECONDS per target.
+FUZZ_SECONDS ?= 30
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=clang OPT="-O1 -g" \
+	    SAN="-fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libflyprof.a
+	@mkdir -p build-fuzz/fuzz
+	@for src in $(FUZZ_SRC); do \
+	    t=$$(basename $$src .c); \
+	    clang -std=c17 -D_GNU_SOURCE -DFLYPROF_LIBFUZZER -O1 -g -Isrc \
+	        -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -o build-fuzz/fuzz/$$t $$src \
+	        build-fuzz/libflyprof.a $(LDLIBS) || exit 1; \
+	done
+	tests/fuzz/run-libfuzzer.sh build-fuzz/fuzz $(FUZZ_SECONDS)
+
 $(BUILD)/fake/%: tests/fake/%.c $(BUILD)/libflyprof.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -54,6 +78,19 @@ $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libflyprof.a
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libflyprof.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# data/ is embedded into the binary (src/base/data.h).
+$(BUILD)/embed: tests/tools/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -o $@ $<
+
+$(BUILD)/gen/data_blobs.c: $(BUILD)/embed $(DATA)
+	@mkdir -p $(dir $@)
+	$(BUILD)/embed $@ $(DATA)
+
+$(BUILD)/obj/gen/data_blobs.o: $(BUILD)/gen/data_blobs.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Wno-missing-prototypes -c -o $@ $<
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -87,10 +124,10 @@ bench: all
 	bench/run.sh $(BUILD)
 
 format:
-	clang-format -i $(SRC_ALL) $(wildcard src/*/*.h) $(UNIT_SRC) $(wildcard tests/unit/*.h) $(FAKE_SRC) $(TOOL_SRC) $(BENCH_SRC)
+	clang-format -i $(SRC_ALL) $(wildcard src/*/*.h) $(UNIT_SRC) $(wildcard tests/unit/*.h) $(FAKE_SRC) $(TOOL_SRC) $(BENCH_SRC) $(FUZZ_SRC) tests/fuzz/replay_main.c tests/fuzz/fuzz.h
 
 format-check:
-	clang-format --dry-run --Werror $(SRC_ALL) $(wildcard src/*/*.h) $(UNIT_SRC) $(wildcard tests/unit/*.h) $(FAKE_SRC) $(TOOL_SRC) $(BENCH_SRC)
+	clang-format --dry-run --Werror $(SRC_ALL) $(wildcard src/*/*.h) $(UNIT_SRC) $(wildcard tests/unit/*.h) $(FAKE_SRC) $(TOOL_SRC) $(BENCH_SRC) $(FUZZ_SRC) tests/fuzz/replay_main.c tests/fuzz/fuzz.h
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz

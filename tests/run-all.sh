@@ -4,6 +4,7 @@ set -u
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
+export ROOT
 total_pass=0
 total_fail=0
 total_skip=0
@@ -27,6 +28,7 @@ run() {
 	rm -f "$log"
 }
 run "$BUILD/unit-tests"
+run "$BUILD/fuzz-replay" tests/fuzz/seeds.txt "${FUZZ_MUTATIONS:-200}"
 run tests/e2e/run.sh "$BUILD"
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]
