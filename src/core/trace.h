@@ -1,0 +1,67 @@
+/* The vendor-neutral trace model (DESIGN §3, layer 3): one analysed kernel dispatch.
+ *
+ * Readers (src/read/att_*.c for rocprofv3 ATT, later ncu for NVIDIA) fill it; analyses
+ * (taxonomy, hotspots, wait attribution, occupancy, source mapping, rules) read it.
+ * Ownership: a trace_dispatch owns everything it points to; trace_dispatch_free releases it.
+ * Cycle counts are int64 shader-clock cycles summed over the traced waves. */
+#ifndef FLYPROF_CORE_TRACE_H
+#define FLYPROF_CORE_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Decoder instruction categories (rocprofv3.md §3.5); TRACE_CAT_UNKNOWN when never seen. */
+enum trace_category {
+	TRACE_CAT_NONE = 0,
+	TRACE_CAT_SMEM = 1,
+	TRACE_CAT_SALU = 2,
+	TRACE_CAT_VMEM = 3,
+	TRACE_CAT_FLAT = 4,
+	TRACE_CAT_LDS = 5,
+	TRACE_CAT_VALU = 6,
+	TRACE_CAT_JUMP = 7,
+	TRACE_CAT_NEXT = 8,
+	TRACE_CAT_IMMED = 9,
+	TRACE_CAT_CONTEXT = 10,
+	TRACE_CAT_MESSAGE = 11,
+	TRACE_CAT_BVH = 12,
+	TRACE_CAT_UNKNOWN = 255
+};
+
+/* One instruction (or kernel label) row: code.json for ATT, a SASS row for NVIDIA. */
+typedef struct trace_inst {
+	int64_t code_line;  /* code.json LineNumber: the id wave files refer to */
+	char *isa;	    /* instruction text as disassembled (owned) */
+	char *source;	    /* "path/file.py:LINE" (inline chains joined by " -> "), "" if none */
+	int64_t codeobj;    /* code object load id */
+	int64_t vaddr;	    /* address inside the code object */
+	int64_t hits, latency, stall, idle;
+	uint8_t category;   /* most frequent decoder category seen for it, or TRACE_CAT_UNKNOWN */
+	uint8_t is_label;   /* "; <kernel symbol>" row, not an instruction */
+	int16_t klass;	    /* native class id (taxonomy), -1 until classified */
+} trace_inst;
+
+/* Resources of the kernel (code object metadata note, kernel-trace CSV or ISA scan). -1 = unknown. */
+typedef struct trace_resources {
+	int vgpr, agpr, sgpr;
+	int64_t lds_bytes, scratch_bytes;
+	int wg_size, wave_size;
+	int64_t grid_size;
+	const char *source; /* "metadata", "kernel_trace", "isa_scan", or NULL (static string) */
+} trace_resources;
+
+typedef struct trace_dispatch {
+	char *dir;	   /* the dispatch directory (absolute) */
+	char *kernel;	   /* kernel symbol from the first label row, or NULL */
+	char *arch;	   /* "gfx950", "gfx942", "sm_90", or NULL if unknown */
+	trace_inst *insts; /* sorted by code_line */
+	size_t n_insts;
+	trace_resources res;
+} trace_dispatch;
+
+void trace_dispatch_init(trace_dispatch *d);
+void trace_dispatch_free(trace_dispatch *d);
+/* Index of the instruction with this code_line (binary search), or -1. */
+long trace_find_line(const trace_dispatch *d, int64_t code_line);
+
+#endif
