@@ -41,13 +41,13 @@ $(BUILD)/libflyprof.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/flyprof: $(MAIN_OBJ) $(BUILD)/libflyprof.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD $@"; $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/unit-tests: $(UNIT_OBJ) $(BUILD)/libflyprof.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD $@"; $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/fuzz-replay: $(FUZZ_OBJ) $(BUILD)/libflyprof.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD $@"; $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/obj/tests/fuzz/%.o: tests/fuzz/%.c
 	@mkdir -p $(dir $@)
@@ -69,15 +69,15 @@ fuzz:
 
 $(BUILD)/fake/%: tests/fake/%.c $(BUILD)/libflyprof.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD $@"; $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libflyprof.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD $@"; $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libflyprof.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD $@"; $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # data/ is embedded into the binary (src/base/data.h).
 $(BUILD)/embed: tests/tools/embed.c

@@ -12,6 +12,7 @@
 #include "../core/bundle.h"
 #include "../out/envelope.h"
 #include "../out/json_write.h"
+#include "../out/knob_table_md.h"
 #include "../out/table.h"
 
 #include <stdio.h>
@@ -133,6 +134,10 @@ static int run_command(cmd_ctx *ctx, int argc, char **argv, int ci)
 	}
 	double t0 = now_seconds();
 	rc = ctx->cmd->fn(ctx);
+	if (rc != 0 && !ctx->err.set)
+		fp_fail(&ctx->err, ERR_INTERNAL, "`%s` failed without saying why", ctx->cmd->name);
+	if (rc == 0 && ctx->err.set)
+		rc = -1; /* an error recorded on the way wins over a claimed success */
 	if (ctx->bundle) {
 		int status = rc ? err_exit_status(ctx->err.code) : 0;
 		fp_err e2 = FP_ERR_INIT;
@@ -162,6 +167,12 @@ int main(int argc, char **argv)
 			help_errors_md(&sb);
 		} else if (has_arg(argc, argv, "--config-md", NULL)) {
 			help_config_md(&sb);
+		} else if (has_arg(argc, argv, "--knob-table-md", NULL)) {
+			int st = knob_table_md_main(&sb);
+			if (st) {
+				sb_release(&sb);
+				return st;
+			}
 		} else if (has_arg(argc, argv, "--help", "-h")) {
 			help_top(&sb);
 		}

@@ -1,11 +1,82 @@
-/* `bubbles`: placeholder until its issue lands; answers NOT_IMPLEMENTED (exit 70). */
+/* `bubbles`: the stall taxonomy of one ATT dispatch — classes, hotspots, source lines, wait
+ * attribution, observed occupancy and wave states (docs/bubbles.md). Reads --bundle, writes
+ * bubbles.json through analysis_write (never into a raw or foreign directory). */
+#include "../core/bubbles.h"
+#include "analysis_input.h"
 #include "cmds.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 const opt_spec bubbles_opts[] = {
+    {"detail", 0, OPT_INT, "CODE_LINE", NULL, NULL, 0,
+     "also show one instruction (code.json line index) with its per-wave distribution"},
+    {"threads", 0, OPT_INT, "N", "0", NULL, 1, "wave-file parser threads (0: one per online core)"},
     OPT_END,
 };
 
+static int read_opts(cmd_ctx *ctx, bubbles_params *o)
+{
+	int64_t top = opts_int(&ctx->opts, "top", 10);
+	int64_t threads = opts_int(&ctx->opts, "threads", 0);
+	if (top < 1)
+		return fp_fail(&ctx->err, ERR_BAD_ARGS, "--top must be at least 1 (got %lld)",
+			       (long long)top);
+	if (threads < 0 || threads > 256)
+		return fp_fail(&ctx->err, ERR_BAD_ARGS, "--threads must be 0..256 (got %lld)",
+			       (long long)threads);
+	o->top = opts_flag(&ctx->opts, "all") ? 0 : (size_t)top;
+	o->detail_line = -1;
+	if (opts_given(&ctx->opts, "detail")) {
+		o->detail_line = opts_int(&ctx->opts, "detail", -1);
+		if (o->detail_line < 0)
+			return fp_fail(&ctx->err, ERR_BAD_ARGS,
+				       "--detail takes a code line index (>= 0)");
+	}
+	o->threads = (int)threads;
+	return 0;
+}
+
+static void note_cut(cmd_ctx *ctx, const char *what, const jv *list, size_t total)
+{
+	size_t shown = jv_len(list);
+	if (shown < total)
+		ctx_truncated(ctx, what, shown, total, "--all or --top N");
+}
+
+/* Moves every key of r into ctx->data (r is freed). */
+static void adopt(cmd_ctx *ctx, jv *r)
+{
+	for (size_t i = 0; i < r->v.obj.n; i++) {
+		jv_set(ctx->data, r->v.obj.keys[i], r->v.obj.vals[i]);
+		r->v.obj.vals[i] = NULL;
+	}
+	jv_free(r);
+}
+
 int cmd_bubbles(cmd_ctx *ctx)
 {
-	return cmd_not_implemented(ctx);
+	bubbles_params o;
+	analysis_input in;
+	memset(&in, 0, sizeof in);
+	if (read_opts(ctx, &o) || analysis_open(ctx, &in)) {
+		analysis_close(&in);
+		return -1;
+	}
+	jv *r = NULL;
+	bubbles_counts cnt;
+	int rc = bubbles_compute(&in.trace, &in.choice, &o, &r, &cnt, ctx->warnings, &ctx->err);
+	if (rc == 0) {
+		note_cut(ctx, "hotspots", jv_get(r, "hotspots"), cnt.hotspots);
+		note_cut(ctx, "lines", jv_get(r, "lines"), cnt.lines);
+		note_cut(ctx, "waits", jv_get(r, "waits"), cnt.waits);
+		jv_set(r, "warnings", jv_copy(ctx->warnings));
+		rc = analysis_write(ctx, &in, "bubbles.json", r);
+		jv_free(jv_take(r, "warnings"));
+		if (rc == 0 && in.out)
+			jv_set(r, "artifact", jv_strf("%s/bubbles.json", in.out->dir));
+		adopt(ctx, r);
+	}
+	analysis_close(&in);
+	return rc;
 }

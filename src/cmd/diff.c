@@ -1,11 +1,137 @@
-/* `diff`: placeholder until its issue lands; answers NOT_IMPLEMENTED (exit 70). */
+/* `diff --before B --after A [--gate PCT]`: per-class deltas, totals, occupancy, bound change,
+ * a verdict on the before side's rank-1 bubble with a noise floor, and a CI gate (exit 1 with
+ * REGRESSION). Each side is a report.json or bubbles.json file, a directory holding one of
+ * them (report.json preferred), or any bundle kind whose trace is analysed on the fly. */
 #include "cmds.h"
 
+#include "../base/fileio.h"
+#include "../base/xalloc.h"
+#include "../core/bubbles.h"
+#include "../core/bundle.h"
+#include "../core/diff.h"
+#include "../core/dispatch_select.h"
+#include "../read/att_code.h"
+#include "../read/json_parse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
 const opt_spec diff_opts[] = {
+    {"before", 0, OPT_STR, "DIR", NULL, NULL, 0,
+     "the baseline: a bundle (report.json or bubbles.json, else its trace) or such a file"},
+    {"after", 0, OPT_STR, "DIR", NULL, NULL, 0, "the changed kernel, same forms as --before"},
+    {"gate", 0, OPT_NUM, "PCT", NULL, NULL, 0,
+     "fail with REGRESSION (exit 1) when the targeted bubble or the total stall grew by more "
+     "than PCT points (or the noise floor, if larger)"},
     OPT_END,
 };
 
+/* Analyses the trace of a bundle that has no report.json/bubbles.json. */
+static jv *from_trace(cmd_ctx *ctx, const char *path, const char **source)
+{
+	bundle b;
+	dispatch_choice c = {0};
+	trace_dispatch t;
+	trace_dispatch_init(&t);
+	jv *out = NULL;
+	if (bundle_open(&b, path, &ctx->err))
+		return NULL;
+	bubbles_params o = {3, -1, 0};
+	if (dispatch_select(&b, opts_str(&ctx->opts, "tag"), opts_str(&ctx->opts, "dispatch"), &c,
+			    &ctx->err) == 0 &&
+	    att_code_read(c.dir, &t, &ctx->err) == 0 &&
+	    bubbles_compute(&t, &c, &o, &out, NULL, ctx->warnings, &ctx->err) != 0)
+		out = NULL;
+	*source = "trace (analysed now)";
+	dispatch_choice_release(&c);
+	trace_dispatch_free(&t);
+	bundle_close(&b);
+	return out;
+}
+
+static jv *load_side(cmd_ctx *ctx, const char *path, jv *desc)
+{
+	const char *source = NULL;
+	char *file = NULL;
+	jv *doc = NULL;
+	if (file_is_reg(path))
+		file = xstrdup(path);
+	else if (file_is_dir(path)) {
+		static const char *const names[] = {"report.json", "bubbles.json"};
+		for (size_t i = 0; i < 2 && !file; i++) {
+			char *p = path_join(path, names[i]);
+			if (file_is_reg(p))
+				file = p;
+			else
+				free(p);
+		}
+	} else {
+		fp_fail(&ctx->err, ERR_NO_ARTIFACT, "no such file or directory: %s", path);
+		return NULL;
+	}
+	if (file) {
+		doc = json_parse_file(file, &ctx->err);
+		source = path_base(file);
+	} else
+		doc = from_trace(ctx, path, &source);
+	char *abs = path_abs(file ? file : path);
+	jv_set_str(desc, "path", abs ? abs : path);
+	jv_set_str(desc, "source", source ? source : "?");
+	free(abs);
+	free(file);
+	if (doc && (doc->type != JV_OBJECT || !jv_get(doc, "totals"))) {
+		fp_fail(&ctx->err, ERR_BAD_INPUT,
+			"%s holds no \"totals\": not a report or bubbles "
+			"document",
+			path);
+		jv_free(doc);
+		return NULL;
+	}
+	if (doc) {
+		const jv *k = jv_get(doc, "kernel") ? jv_get(doc, "kernel")
+						    : jv_get(jv_get(doc, "dispatch"), "kernel");
+		jv_set(desc, "kernel", k ? jv_copy(k) : jv_null());
+		jv_set(desc, "dispatch",
+		       jv_get(jv_get(doc, "dispatch"), "id")
+			   ? jv_copy(jv_get(jv_get(doc, "dispatch"), "id"))
+			   : jv_null());
+	}
+	return doc;
+}
+
 int cmd_diff(cmd_ctx *ctx)
 {
-	return cmd_not_implemented(ctx);
+	const char *bp = opts_str(&ctx->opts, "before"), *ap = opts_str(&ctx->opts, "after");
+	if (!bp || !ap)
+		return fp_fail(&ctx->err, ERR_BAD_ARGS, "diff needs --before DIR and --after DIR");
+	if (opts_given(&ctx->opts, "gate") && opts_num(&ctx->opts, "gate", 0) < 0)
+		return fp_fail(&ctx->err, ERR_BAD_ARGS, "--gate must be >= 0 (points)");
+	jv *bd = jv_object(), *ad = jv_object();
+	jv *b = load_side(ctx, bp, bd);
+	jv *a = b ? load_side(ctx, ap, ad) : NULL;
+	int rc = -1;
+	if (a) {
+		jv *d = diff_build(b, a);
+		jv_set(d, "before_input", jv_copy(bd));
+		jv_set(d, "after_input", jv_copy(ad));
+		rc = 0;
+		jv *reasons = NULL;
+		if (opts_given(&ctx->opts, "gate") &&
+		    diff_gate(d, opts_num(&ctx->opts, "gate", 0), &reasons)) {
+			fp_fail(&ctx->err, ERR_REGRESSION, "gate failed: %s",
+				jv_string(jv_at(reasons, 0)));
+			fp_err_extra(&ctx->err, "reasons", jv_copy(reasons));
+			fp_err_extra(&ctx->err, "verdict", jv_copy(jv_get(d, "verdict")));
+			fp_err_extra(&ctx->err, "headline", jv_copy(jv_get(d, "headline")));
+			rc = -1;
+		}
+		jv_free(reasons);
+		jv_free(ctx->data);
+		ctx->data = d;
+	}
+	jv_free(bd);
+	jv_free(ad);
+	jv_free(b);
+	jv_free(a);
+	return rc;
 }

@@ -1,11 +1,277 @@
-/* `map`: placeholder until its issue lands; answers NOT_IMPLEMENTED (exit 70). */
+/* `map`: ISA <-> source lines of one dispatch (hotspots with snippets, per-line / per-file
+ * roll-ups, mapped shares, unmapped instructions), queries by code line or source line,
+ * flame-graph exports, and `--code-object PATH` to list a code object's kernels, resources
+ * and line table without a bundle. docs/map.md describes the output. */
 #include "cmds.h"
 
+#include "../base/fileio.h"
+#include "../base/strbuf.h"
+#include "../base/version.h"
+#include "../base/xalloc.h"
+#include "../core/srcmap.h"
+#include "../out/flame.h"
+#include "../out/json_write.h"
+#include "../read/codeobj_load.h"
+#include "../read/snapshots.h"
+#include "analysis_input.h"
+#include "map_view.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Line-table rows listed by --code-object without --all. */
+#define MAP_LINE_ROWS 200
+
 const opt_spec map_opts[] = {
+    {"code-line", 0, OPT_INT, "N", NULL, NULL, 0,
+     "show the instruction with this code.json line index (its source and snippet)"},
+    {"source-line", 0, OPT_STR, "FILE:LINE", NULL, NULL, 0,
+     "show the instructions of this source line (exact line; path matched by suffix on whole "
+     "components)"},
+    {"context", 0, OPT_INT, "N", "3", NULL, 1, "source lines shown around the hot line"},
+    {"folded", 0, OPT_STR, "FILE", NULL, NULL, 0,
+     "write folded stacks (file;line;class weight) for flamegraph.pl / inferno / speedscope"},
+    {"folded-weight", 0, OPT_STR, "stall|latency", "stall", "stall|latency", 1,
+     "weight of the folded stacks"},
+    {"speedscope", 0, OPT_STR, "FILE", NULL, NULL, 0,
+     "write a speedscope JSON profile (stall and latency profiles)"},
+    {"code-object", 0, OPT_STR, "PATH", NULL, NULL, 0,
+     "list the kernels, resources and address -> file:line table of an AMDGPU code object "
+     "(no --bundle needed)"},
     OPT_END,
 };
 
+static int map_code_object(cmd_ctx *ctx, const char *path)
+{
+	codeobj_full cf;
+	if (codeobj_full_read(path, &cf, &ctx->err) != 0)
+		return -1;
+	if (opts_given(&ctx->opts, "bundle"))
+		ctx_warn(ctx, "--code-object lists the code object only; --bundle is ignored");
+	size_t max = opts_flag(&ctx->opts, "all") ? 0 : MAP_LINE_ROWS, total = 0;
+	jv *d = codeobj_describe(&cf, max, &total);
+	if (max && total > max)
+		ctx_truncated(ctx, "line_table.entries", max, total, "--all");
+	if (!cf.dl.has_debug)
+		ctx_warn(ctx,
+			 "%s has no .debug_line: build with -g (FlyDSL: "
+			 "FLYDSL_DEBUG_ENABLE_DEBUG_INFO=1) to map addresses to source lines",
+			 path);
+	for (size_t i = 0; i < d->v.obj.n; i++)
+		jv_set(ctx->data, d->v.obj.keys[i], jv_copy(d->v.obj.vals[i]));
+	jv_free(d);
+	codeobj_full_free(&cf);
+	return 0;
+}
+
+/* Stack of one instruction, root first: the outermost frame's file, every frame of the chain
+ * from the outermost call site to the innermost line, then the class. */
+static size_t inst_stack(const trace_inst *in, flame_frame *st, char names[][256])
+{
+	src_frame fr[SRCMAP_MAX_FRAMES];
+	size_t n = srcmap_parse_chain(in->source, fr, SRCMAP_MAX_FRAMES), k = 0;
+	if (n == 0) {
+		st[k++] = (flame_frame){"<unmapped>", NULL, 0};
+	} else {
+		snprintf(names[0], 256, "%.*s", (int)fr[n - 1].path_len, fr[n - 1].path);
+		st[k++] = (flame_frame){names[0], NULL, 0};
+		for (size_t i = n; i-- > 0;) {
+			const char *p = fr[i].path;
+			size_t base = 0;
+			for (size_t j = 0; j < fr[i].path_len; j++)
+				if (p[j] == '/')
+					base = j + 1;
+			snprintf(names[k], 256, "%.*s:%lld", (int)(fr[i].path_len - base), p + base,
+				 (long long)fr[i].line);
+			snprintf(names[k + SRCMAP_MAX_FRAMES + 1], 256, "%.*s", (int)fr[i].path_len,
+				 p);
+			st[k] =
+			    (flame_frame){names[k], names[k + SRCMAP_MAX_FRAMES + 1], fr[i].line};
+			k++;
+		}
+	}
+	st[k++] = (flame_frame){map_view_class(in), NULL, 0};
+	return k;
+}
+
+static void fill_flame(flame *f, const trace_dispatch *d, int by_latency)
+{
+	static char names[2 * SRCMAP_MAX_FRAMES + 2][256];
+	flame_frame st[SRCMAP_MAX_FRAMES + 2];
+	for (size_t i = 0; i < d->n_insts; i++) {
+		const trace_inst *in = &d->insts[i];
+		if (in->is_label)
+			continue;
+		size_t n = inst_stack(in, st, names);
+		flame_add(f, st, n, by_latency ? in->latency : in->stall);
+	}
+}
+
+static int write_folded(cmd_ctx *ctx, const trace_dispatch *d, const char *path, jv *out)
+{
+	const char *w = opts_str(&ctx->opts, "folded-weight");
+	int lat = w && strcmp(w, "latency") == 0;
+	flame f;
+	flame_init(&f, lat ? "latency cycles" : "stall cycles", "none");
+	fill_flame(&f, d, lat);
+	strbuf sb = STRBUF_INIT;
+	flame_folded(&f, &sb);
+	int rc = file_write_atomic(path, sb.buf ? sb.buf : "", sb.len, &ctx->err);
+	jv *o = jv_set(out, "folded", jv_object());
+	char *abs = path_abs(path);
+	jv_set_str(o, "path", abs ? abs : path);
+	jv_set_str(o, "weight", lat ? "latency" : "stall");
+	jv_set_int(o, "total", flame_total(&f));
+	free(abs);
+	sb_release(&sb);
+	flame_release(&f);
+	return rc;
+}
+
+static int write_speedscope(cmd_ctx *ctx, const trace_dispatch *d, const char *path, jv *out)
+{
+	flame fs, fl;
+	flame_init(&fs, "stall cycles", "none");
+	flame_init(&fl, "latency cycles", "none");
+	fill_flame(&fs, d, 0);
+	fill_flame(&fl, d, 1);
+	jv *doc = flame_speedscope(&fs, "flyprof " FLYPROF_VERSION);
+	jv *second = flame_speedscope(&fl, NULL);
+	/* Both profiles share one frame table: the stacks are built identically, so the frame
+	 * indices agree. */
+	jv_push(jv_get(doc, "profiles"), jv_copy(jv_at(jv_get(second, "profiles"), 0)));
+	jv_set_str(doc, "name", d->kernel ? d->kernel : "flyprof map");
+	strbuf sb = STRBUF_INIT;
+	json_write(&sb, doc, 0);
+	int rc = file_write_atomic(path, sb.buf, sb.len, &ctx->err);
+	jv *o = jv_set(out, "speedscope", jv_object());
+	char *abs = path_abs(path);
+	jv_set_str(o, "path", abs ? abs : path);
+	jv *names = jv_set(o, "profiles", jv_array());
+	jv_push(names, jv_str("stall cycles"));
+	jv_push(names, jv_str("latency cycles"));
+	free(abs);
+	sb_release(&sb);
+	jv_free(doc);
+	jv_free(second);
+	flame_release(&fs);
+	flame_release(&fl);
+	return rc;
+}
+
+static void add_dispatch(jv *data, const analysis_input *in)
+{
+	jv *o = jv_set(data, "dispatch", jv_object());
+	jv_set_str(o, "dir", in->choice.dir);
+	jv_set_str(o, "id", in->choice.id ? in->choice.id : "");
+	jv_set(o, "tag", in->choice.tag ? jv_str(in->choice.tag) : jv_null());
+	jv_set(o, "kernel", in->trace.kernel ? jv_str(in->trace.kernel) : jv_null());
+	jv_set(o, "arch", in->trace.arch ? jv_str(in->trace.arch) : jv_null());
+	jv_set(o, "selection", in->choice.why ? jv_str(in->choice.why) : jv_null());
+}
+
+static void add_resources(jv *data, const trace_resources *r)
+{
+	if (!r->source)
+		return;
+	jv *o = jv_set(data, "resources", jv_object());
+	jv_set_int(o, "arch_vgpr", r->vgpr);
+	jv_set_int(o, "agpr", r->agpr);
+	jv_set_int(o, "sgpr", r->sgpr);
+	jv_set_int(o, "lds_bytes", r->lds_bytes);
+	jv_set_int(o, "scratch_bytes", r->scratch_bytes);
+	jv_set_int(o, "wave_size", r->wave_size);
+	jv_set_int(o, "wg_size", r->wg_size);
+	jv_set_str(o, "source", r->source);
+}
+
+/* Snapshots are optional evidence: an unusable snapshots.json costs the snippets, not the
+ * mapping, so it is a warning here. */
+static void load_snapshots(cmd_ctx *ctx, const char *dir, snapshots *s)
+{
+	fp_err e = FP_ERR_INIT;
+	if (snapshots_load(dir, s, &e) != 0) {
+		ctx_warn(ctx, "snapshots.json unusable, snippets omitted: %s", e.message);
+		fp_err_clear(&e);
+		memset(s, 0, sizeof *s);
+	}
+	for (size_t i = 0; i < s->n_refused; i++)
+		ctx_warn(ctx, "snapshot entry refused: %s", s->refused[i]);
+}
+
+static void add_sources(cmd_ctx *ctx, analysis_input *in, jv *data)
+{
+	jv *src = jv_set(data, "sources", codeobj_fill_sources(&in->trace));
+	const char *origin = jv_string(jv_get(src, "origin"));
+	int64_t filled = jv_i64(jv_get(src, "filled_from_code_object"));
+	if (filled > 0)
+		ctx_warn(ctx,
+			 "code.json lacks sources for some instructions; %lld were filled from "
+			 "the code object's DWARF line table",
+			 (long long)filled);
+	if (origin && strcmp(origin, "none") == 0)
+		ctx_warn(ctx,
+			 "no instruction has a source location: the kernel was built without "
+			 "line tables (FlyDSL: FLYDSL_DEBUG_ENABLE_DEBUG_INFO=1, cold cache) and "
+			 "no code object with .debug_line was found beside the trace");
+}
+
+static int write_flames(cmd_ctx *ctx, const trace_dispatch *d, jv *data)
+{
+	const char *folded = opts_str(&ctx->opts, "folded");
+	const char *ss = opts_str(&ctx->opts, "speedscope");
+	if (!folded && !ss)
+		return 0;
+	jv *fl = jv_set(data, "flame", jv_object());
+	jv_set_str(fl, "stack", "file;line;...;class (outermost frame first)");
+	if (folded && write_folded(ctx, d, folded, fl) != 0)
+		return -1;
+	if (ss && write_speedscope(ctx, d, ss, fl) != 0)
+		return -1;
+	return 0;
+}
+
+static int run_views(cmd_ctx *ctx, analysis_input *in, snapshots *snaps)
+{
+	map_view v;
+	map_view_init(&v, ctx, &in->trace, snaps);
+	int rc = 0, query = 0;
+	if (opts_given(&ctx->opts, "code-line")) {
+		query = 1;
+		rc = map_view_code_line(&v, opts_int(&ctx->opts, "code-line", 0), ctx->data);
+	} else if (opts_str(&ctx->opts, "source-line")) {
+		query = 1;
+		rc = map_view_source_line(&v, opts_str(&ctx->opts, "source-line"), ctx->data);
+	} else {
+		map_view_summary(&v, ctx->data);
+	}
+	map_view_release(&v);
+	if (rc == 0)
+		rc = write_flames(ctx, &in->trace, ctx->data);
+	/* map.json holds the full mapping; a query answer does not replace it. */
+	if (rc == 0 && !query)
+		rc = analysis_write(ctx, in, "map.json", ctx->data);
+	return rc;
+}
+
 int cmd_map(cmd_ctx *ctx)
 {
-	return cmd_not_implemented(ctx);
+	const char *co = opts_str(&ctx->opts, "code-object");
+	if (co)
+		return map_code_object(ctx, co);
+	analysis_input in;
+	if (analysis_open(ctx, &in) != 0) {
+		analysis_close(&in);
+		return -1;
+	}
+	snapshots snaps;
+	load_snapshots(ctx, in.choice.dir, &snaps);
+	add_dispatch(ctx->data, &in);
+	add_sources(ctx, &in, ctx->data);
+	add_resources(ctx->data, &in.trace.res);
+	int rc = run_views(ctx, &in, &snaps);
+	snapshots_free(&snaps);
+	analysis_close(&in);
+	return rc;
 }

@@ -1,11 +1,363 @@
-/* `report`: placeholder until its issue lands; answers NOT_IMPLEMENTED (exit 70). */
+/* `report`: ranked bubble -> knob recommendations with evidence, report.json, headlines.json,
+ * REPORT.md (and --sarif FILE). Runs on every bundle kind (analysis_input.h); absent optional
+ * inputs (capture.json, counters.json, tile.json, resources for theoretical occupancy) become
+ * warnings and are listed under "missing" instead of failing. */
 #include "cmds.h"
 
+#include "../base/fileio.h"
+#include "../base/strbuf.h"
+#include "../base/xalloc.h"
+#include "../core/bubbles.h"
+#include "../core/diff.h"
+#include "../core/occupancy.h"
+#include "../core/report.h"
+#include "../core/soc.h"
+#include "../out/json_write.h"
+#include "../out/report_md.h"
+#include "../out/sarif.h"
+#include "../read/att_code.h"
+#include "../read/codeobj_load.h"
+#include "../read/kernel_trace_csv.h"
+#include "analysis_input.h"
+
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VARIATION_MAX_DISPATCHES 5 /* the analysed one plus up to 4 others */
+
 const opt_spec report_opts[] = {
+    {"sarif", 0, OPT_STR, "FILE", NULL, NULL, 0,
+     "also write the recommendations as SARIF 2.1.0 to FILE (code annotations on .py lines)"},
     OPT_END,
 };
 
+/* Inputs gathered for report_build; everything owned here. */
+typedef struct gathered {
+	jv *bubbles, *counters, *tile, *occupancy, *variation, *missing, *sources;
+	char *repro;
+	char arch[32]; /* from the capture's agent-info CSV when nothing else names it */
+} gathered;
+
+static void gathered_release(gathered *g)
+{
+	jv_free(g->bubbles);
+	jv_free(g->counters);
+	jv_free(g->tile);
+	jv_free(g->occupancy);
+	jv_free(g->variation);
+	jv_free(g->missing);
+	jv_free(g->sources);
+	free(g->repro);
+}
+
+static void missing(cmd_ctx *ctx, gathered *g, const char *what, const char *consequence)
+{
+	jv_push(g->missing, jv_strf("%s: %s", what, consequence));
+	ctx_warn(ctx, "%s: %s", what, consequence);
+}
+
+/* An optional JSON artifact of a flyprof bundle; absent -> NULL and a warning. */
+static jv *optional_json(cmd_ctx *ctx, analysis_input *in, gathered *g, const char *name,
+			 const char *consequence)
+{
+	if (in->src.kind == BUNDLE_FLYPROF && bundle_has(&in->src, name)) {
+		fp_err e = FP_ERR_INIT;
+		jv *v = bundle_read_json(&in->src, name, "report", &e);
+		if (v)
+			return v;
+		ctx_warn(ctx, "%s unreadable (%s): ignored", name, e.message);
+		fp_err_clear(&e);
+	}
+	missing(ctx, g, name, consequence);
+	return NULL;
+}
+
+/* The rocprofv3 CSVs of the capture whose name ends in `suffix`: in <bundle>/rocprofv3/,
+ * <bundle>/ and, for a raw dispatch directory, the rocprofv3/ folder three levels up
+ * (<kernel>/att/<tag>/ui_output_*). Returns an array of paths (jv strings), sorted per folder. */
+static jv *capture_csvs(const analysis_input *in, const char *suffix)
+{
+	char *dirs[3] = {path_join(in->src.dir, "rocprofv3"), xstrdup(in->src.dir), NULL};
+	if (in->src.kind == BUNDLE_DISPATCH)
+		dirs[2] = path_join(in->src.dir, "../../../rocprofv3");
+	jv *out = jv_array();
+	size_t sl = strlen(suffix);
+	for (size_t d = 0; d < 3; d++) {
+		size_t n = 0;
+		fp_err e = FP_ERR_INIT;
+		char **names =
+		    dirs[d] && file_is_dir(dirs[d]) ? file_list_dir(dirs[d], &n, &e) : NULL;
+		for (size_t i = 0; i < n; i++) {
+			size_t l = strlen(names[i]);
+			if (l >= sl && strcmp(names[i] + l - sl, suffix) == 0) {
+				char *p = path_join(dirs[d], names[i]);
+				jv_push(out, jv_str(p));
+				free(p);
+			}
+		}
+		file_list_free(names, n);
+		fp_err_clear(&e);
+		free(dirs[d]);
+	}
+	return out;
+}
+
+/* Resources from a kernel-trace CSV of the capture, when the code object gave none. */
+static void csv_resources(cmd_ctx *ctx, analysis_input *in)
+{
+	jv *files = capture_csvs(in, "kernel_trace.csv");
+	long long id = dispatch_id_of(path_base(in->choice.dir));
+	for (size_t i = 0; i < jv_len(files) && !in->trace.res.source; i++) {
+		fp_err e = FP_ERR_INIT;
+		const char *p = jv_string(jv_at(files, i));
+		if (ktcsv_resources_file(p, id, in->trace.kernel, &in->trace.res, &e) < 0)
+			ctx_warn(ctx, "%s ignored: %s", p, e.message);
+		fp_err_clear(&e);
+	}
+	jv_free(files);
+}
+
+/* The processor from an agent-info CSV of the capture; 1 when found. */
+static int csv_arch(cmd_ctx *ctx, const analysis_input *in, char *out, size_t outsz)
+{
+	jv *files = capture_csvs(in, "agent_info.csv");
+	int found = 0;
+	for (size_t i = 0; i < jv_len(files) && !found; i++) {
+		fp_err e = FP_ERR_INIT;
+		size_t len = 0;
+		const char *p = jv_string(jv_at(files, i));
+		char *buf = file_read_all(p, &len, &e);
+		if (buf && (found = ktcsv_agent_arch(buf, len, p, out, outsz, &e)) < 0)
+			ctx_warn(ctx, "%s ignored: %s", p, e.message);
+		found = found > 0;
+		free(buf);
+		fp_err_clear(&e);
+	}
+	jv_free(files);
+	return found;
+}
+
+static jv *theoretical(cmd_ctx *ctx, gathered *g, const trace_dispatch *t, const char *arch)
+{
+	fp_err e = FP_ERR_INIT;
+	soc_table *tab = arch ? soc_table_load(&e) : NULL;
+	const soc_spec *s = tab ? soc_lookup(tab, arch) : NULL;
+	occ_result r;
+	jv *out = NULL;
+	if (s && occ_theoretical(s, &t->res, &r) == 0) {
+		out = occ_to_json(&r);
+		jv_set_int(out, "max_waves_per_simd", s->max_waves_per_simd);
+	} else
+		missing(ctx, g, "theoretical occupancy",
+			!arch ? "architecture unknown (pass --arch)"
+			: !s  ? "architecture not in the SoC table"
+			      : "kernel resources (workgroup size, registers, LDS) unknown");
+	soc_table_free(tab);
+	fp_err_clear(&e);
+	return out;
+}
+
+static jv *occupancy_obj(cmd_ctx *ctx, gathered *g, const analysis_input *in, const char *arch)
+{
+	jv *o = jv_object();
+	jv *th = theoretical(ctx, g, &in->trace, arch);
+	jv_set(o, "theoretical", th ? th : jv_null());
+	const jv *ob = jv_get(jv_get(g->bubbles, "occupancy"), "observed");
+	jv_set(o, "observed", ob ? jv_copy(ob) : jv_null());
+	if (!ob)
+		missing(ctx, g, "observed occupancy", "bubbles has none (no occupancy.json)");
+	return o;
+}
+
+static jv *bubbles_of(const char *dir, const dispatch_choice *like, size_t top, fp_err *e)
+{
+	trace_dispatch t;
+	trace_dispatch_init(&t);
+	jv *out = NULL, *warn = jv_array();
+	bubbles_params o = {top, -1, 0};
+	dispatch_choice c = *like;
+	c.dir = (char *)dir;
+	if (att_code_read(dir, &t, e) == 0 && bubbles_compute(&t, &c, &o, &out, NULL, warn, e))
+		out = NULL;
+	trace_dispatch_free(&t);
+	jv_free(warn);
+	return out;
+}
+
+/* Class shares of the other non-empty dispatches of the capture: the run-to-run noise. */
+static jv *variation(cmd_ctx *ctx, const analysis_input *in, const jv *main_b)
+{
+	const jv *cands = in->choice.candidates;
+	if (jv_len(cands) < 2)
+		return NULL;
+	const jv *bs[VARIATION_MAX_DISPATCHES];
+	const char *ids[VARIATION_MAX_DISPATCHES];
+	jv *owned[VARIATION_MAX_DISPATCHES] = {0};
+	size_t n = 0;
+	bs[n] = main_b, ids[n++] = in->choice.id;
+	char *dcopy = xstrdup(in->choice.dir);
+	const char *parent = dirname(dcopy);
+	for (size_t i = 0; i < jv_len(cands) && n < VARIATION_MAX_DISPATCHES; i++) {
+		const char *name = jv_string(jv_get(jv_at(cands, i), "dir"));
+		const char *id = jv_string(jv_get(jv_at(cands, i), "id"));
+		if (!name || (id && strcmp(id, in->choice.id) == 0))
+			continue;
+		char *dir = path_join(parent, name);
+		fp_err e = FP_ERR_INIT;
+		owned[n] = bubbles_of(dir, &in->choice, 3, &e);
+		if (owned[n])
+			bs[n] = owned[n], ids[n++] = id;
+		else
+			ctx_warn(ctx, "variation: dispatch %s skipped (%s)", name, e.message);
+		fp_err_clear(&e);
+		free(dir);
+	}
+	jv *v = diff_variation(bs, ids, n);
+	for (size_t i = 0; i < VARIATION_MAX_DISPATCHES; i++)
+		jv_free(owned[i]);
+	free(dcopy);
+	return v;
+}
+
+static char *repro_cmd(cmd_ctx *ctx, const analysis_input *in)
+{
+	strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "flyprof report --bundle '%s'", in->src.dir);
+	if (in->choice.tag)
+		sb_addf(&sb, " --tag %s", in->choice.tag);
+	sb_addf(&sb, " --dispatch %s", in->choice.id);
+	if (opts_str(&ctx->opts, "arch"))
+		sb_addf(&sb, " --arch %s", opts_str(&ctx->opts, "arch"));
+	if (opts_str(&ctx->opts, "out"))
+		sb_addf(&sb, " --out '%s'", opts_str(&ctx->opts, "out"));
+	return sb_detach(&sb);
+}
+
+static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **arch)
+{
+	int64_t top = opts_int(&ctx->opts, "top", 10);
+	bubbles_params bo = {top < 10 ? 10 : (size_t)top, -1, 0};
+	/* code objects saved beside the trace fill missing .py lines and the kernel resources */
+	g->sources = codeobj_fill_sources(&in->trace);
+	if (bubbles_compute(&in->trace, &in->choice, &bo, &g->bubbles, NULL, ctx->warnings,
+			    &ctx->err))
+		return -1;
+	*arch = in->trace.arch ? in->trace.arch
+			       : jv_string(jv_get(jv_get(g->bubbles, "dispatch"), "arch"));
+	const jv *cos = jv_get(g->sources, "code_objects");
+	for (size_t i = 0; !*arch && i < jv_len(cos); i++)
+		*arch = jv_string(jv_get(jv_at(cos, i), "arch"));
+	if (!*arch && csv_arch(ctx, in, g->arch, sizeof g->arch))
+		*arch = g->arch;
+	g->missing = jv_array();
+	if (in->src.kind != BUNDLE_FLYPROF || !bundle_has(&in->src, "capture.json"))
+		missing(ctx, g, "capture.json",
+			"no capture record (kernel match, registers from the capture); the trace "
+			"alone is used");
+	g->counters = optional_json(ctx, in, g, "counters.json",
+				    "no hardware counters; the bound comes from the trace (run "
+				    "`flyprof counters`)");
+	if (in->src.kind == BUNDLE_FLYPROF && bundle_has(&in->src, "tile.json"))
+		g->tile = optional_json(ctx, in, g, "tile.json", "");
+	if (!in->trace.res.source)
+		csv_resources(ctx, in);
+	g->occupancy = occupancy_obj(ctx, g, in, *arch);
+	g->variation = variation(ctx, in, g->bubbles);
+	g->repro = repro_cmd(ctx, in);
+	return 0;
+}
+
+static int write_sarif(cmd_ctx *ctx, const jv *rep, const char *path)
+{
+	jv *doc = sarif_build(rep);
+	strbuf sb = STRBUF_INIT;
+	json_write(&sb, doc, 2);
+	sb_addc(&sb, '\n');
+	int rc = file_write_atomic(path, sb.buf, sb.len, &ctx->err);
+	sb_release(&sb);
+	jv_free(doc);
+	return rc;
+}
+
+static int write_artifacts(cmd_ctx *ctx, analysis_input *in, const jv *rep, jv *arts)
+{
+	if (!in->out) {
+		jv_set_str(arts, "note",
+			   "the input is read-only (raw dispatch or foreign capture): "
+			   "nothing written; pass --out DIR for report.json, "
+			   "headlines.json and REPORT.md");
+		return 0;
+	}
+	jv *h = report_headlines(rep);
+	int rc = analysis_write(ctx, in, "report.json", rep) ||
+		 analysis_write(ctx, in, "headlines.json", h);
+	jv_free(h);
+	strbuf md = STRBUF_INIT;
+	report_md_write(&md, rep);
+	if (!rc)
+		rc = bundle_write_file(in->out, "REPORT.md", md.buf, md.len, &ctx->err);
+	sb_release(&md);
+	if (rc)
+		return -1;
+	static const char *const names[] = {"report.json", "headlines.json", "REPORT.md"};
+	static const char *const keys[] = {"report_json", "headlines_json", "report_md"};
+	for (size_t i = 0; i < 3; i++) {
+		char *p = path_join(in->out->dir, names[i]);
+		jv_set_str(arts, keys[i], p);
+		free(p);
+	}
+	return 0;
+}
+
 int cmd_report(cmd_ctx *ctx)
 {
-	return cmd_not_implemented(ctx);
+	rules r;
+	if (rules_load(&r, &ctx->err))
+		return -1;
+	analysis_input in;
+	gathered g = {0};
+	const char *arch = NULL;
+	int rc = -1;
+	if (analysis_open(ctx, &in) || gather(ctx, &in, &g, &arch))
+		goto out;
+	const char *kernel = in.trace.kernel
+				 ? in.trace.kernel
+				 : jv_string(jv_get(jv_get(g.bubbles, "dispatch"), "kernel"));
+	report_inputs ri = {.bubbles = g.bubbles,
+			    .counters = g.counters,
+			    .occupancy = g.occupancy,
+			    .variation = g.variation,
+			    .tile = g.tile,
+			    .missing = g.missing,
+			    .sources = g.sources,
+			    .kernel = kernel,
+			    .arch = arch,
+			    .bundle_kind = bundle_kind_name(in.src.kind),
+			    .repro = g.repro};
+	jv *rep = report_build(&ri, &r);
+	/* --all lifts the cut of the envelope's list (0 = everything) */
+	int64_t top = opts_flag(&ctx->opts, "all") ? 0 : opts_int(&ctx->opts, "top", 10);
+	jv *data = report_summary(rep, (int)top);
+	jv *arts = jv_set(data, "artifacts", jv_object());
+	rc = write_artifacts(ctx, &in, rep, arts);
+	const char *sarif = opts_str(&ctx->opts, "sarif");
+	if (!rc && sarif && (rc = write_sarif(ctx, rep, sarif)) == 0) {
+		char *abs = path_abs(sarif);
+		jv_set_str(arts, "sarif", abs ? abs : sarif);
+		free(abs);
+	}
+	jv_set(data, "dispatch", jv_copy(jv_get(rep, "dispatch")));
+	jv_free(jv_take(jv_get(data, "dispatch"), "candidates"));
+	size_t total = jv_len(jv_get(rep, "recommendations"));
+	if (top > 0 && total > (size_t)top)
+		ctx_truncated(ctx, "recommendations", (size_t)top, total, "--top N");
+	jv_free(ctx->data); /* the empty object main made: replaced by ours */
+	ctx->data = data;
+	jv_free(rep);
+out:
+	gathered_release(&g);
+	analysis_close(&in);
+	rules_release(&r);
+	return rc;
 }

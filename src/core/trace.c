@@ -35,5 +35,8 @@ long trace_find_line(const trace_dispatch *d, int64_t code_line)
 		else
 			hi = mid;
 	}
+	/* A label row may share its line index with the instruction that follows it. */
+	if (lo + 1 < d->n_insts && d->insts[lo].is_label && d->insts[lo + 1].code_line == code_line)
+		lo++;
 	return lo < d->n_insts && d->insts[lo].code_line == code_line ? (long)lo : -1;
 }

@@ -30,18 +30,19 @@ enum trace_category {
 
 /* One instruction (or kernel label) row: code.json for ATT, a SASS row for NVIDIA. */
 typedef struct trace_inst {
-	int64_t code_line;  /* code.json LineNumber: the id wave files refer to */
-	char *isa;	    /* instruction text as disassembled (owned) */
-	char *source;	    /* "path/file.py:LINE" (inline chains joined by " -> "), "" if none */
-	int64_t codeobj;    /* code object load id */
-	int64_t vaddr;	    /* address inside the code object */
+	int64_t code_line; /* code.json LineNumber: the id wave files refer to */
+	char *isa;	   /* instruction text as disassembled (owned) */
+	char *source;	   /* "path/file.py:LINE" (inline chains joined by " -> "), "" if none */
+	int64_t codeobj;   /* code object load id */
+	int64_t vaddr;	   /* address inside the code object */
 	int64_t hits, latency, stall, idle;
-	uint8_t category;   /* most frequent decoder category seen for it, or TRACE_CAT_UNKNOWN */
-	uint8_t is_label;   /* "; <kernel symbol>" row, not an instruction */
-	int16_t klass;	    /* native class id (taxonomy), -1 until classified */
+	uint8_t category; /* most frequent decoder category seen for it, or TRACE_CAT_UNKNOWN */
+	uint8_t is_label; /* "; <kernel symbol>" row, not an instruction */
+	int16_t klass;	  /* native class id (taxonomy), -1 until classified */
 } trace_inst;
 
-/* Resources of the kernel (code object metadata note, kernel-trace CSV or ISA scan). -1 = unknown. */
+/* Resources of the kernel (code object metadata note, kernel-trace CSV or ISA scan).
+ * -1 = unknown. */
 typedef struct trace_resources {
 	int vgpr, agpr, sgpr;
 	int64_t lds_bytes, scratch_bytes;
@@ -59,9 +60,21 @@ typedef struct trace_dispatch {
 	trace_resources res;
 } trace_dispatch;
 
+/* Wrapping int64 arithmetic for sums of untrusted trace values: a hostile file can make the
+ * numbers wrong (and a check then says so), never undefined behaviour. */
+static inline int64_t trace_add(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+static inline int64_t trace_sub(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+
 void trace_dispatch_init(trace_dispatch *d);
 void trace_dispatch_free(trace_dispatch *d);
-/* Index of the instruction with this code_line (binary search), or -1. */
+/* Index of the instruction with this code_line (binary search), or -1. When a label row shares
+ * the line index with an instruction (a second kernel's label), the instruction is returned. */
 long trace_find_line(const trace_dispatch *d, int64_t code_line);
 
 #endif

@@ -21,8 +21,11 @@ int main(int argc, char **argv)
 		fprintf(out, "static const unsigned char blob_%d[] = {", i);
 		int c;
 		size_t n = 0;
-		while ((c = fgetc(in)) != EOF)
-			fprintf(out, "%s%d", n++ % 24 ? "," : ",\n", c);
+		/* No separator before the first byte: "{,123" does not compile. */
+		while ((c = fgetc(in)) != EOF) {
+			fprintf(out, "%s%d", n == 0 ? "\n" : n % 24 ? "," : ",\n", c);
+			n++;
+		}
 		fprintf(out, "%s0};\n", n ? "," : "");
 		fclose(in);
 	}

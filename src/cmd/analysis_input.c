@@ -1,0 +1,81 @@
+#include "analysis_input.h"
+
+#include "../base/xalloc.h"
+#include "../read/att_code.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int open_artifact_bundle(cmd_ctx *ctx, analysis_input *in)
+{
+	const char *out = opts_str(&ctx->opts, "out");
+	if (!out && in->src.kind != BUNDLE_FLYPROF)
+		return 0;
+	bundle *b = xcalloc(1, sizeof *b);
+	if (bundle_open_write(b, out ? out : in->src.dir, out ? "output" : "run", &ctx->err)) {
+		bundle_close(b);
+		free(b);
+		return -1;
+	}
+	if (out) {
+		bundle_set_meta(b, "source", jv_str(in->choice.dir));
+		if (in->trace.kernel)
+			bundle_set_meta(b, "kernel", jv_str(in->trace.kernel));
+		if (in->trace.arch)
+			bundle_set_meta(b, "arch", jv_str(in->trace.arch));
+		bundle_set_meta(b, "backend", jv_str("rocprofv3"));
+	}
+	ctx->bundle = b;
+	in->out = b;
+	ctx_set_bundle_path(ctx, b->dir);
+	return 0;
+}
+
+static void set_arch(cmd_ctx *ctx, analysis_input *in)
+{
+	const char *a = opts_str(&ctx->opts, "arch");
+	if (!a && in->src.manifest)
+		a = jv_string(jv_get(in->src.manifest, "arch"));
+	free(in->trace.arch);
+	in->trace.arch = a ? xstrdup(a) : NULL;
+}
+
+int analysis_open(cmd_ctx *ctx, analysis_input *in)
+{
+	memset(in, 0, sizeof *in);
+	trace_dispatch_init(&in->trace);
+	const char *path = opts_str(&ctx->opts, "bundle");
+	if (!path) {
+		fp_fail(&ctx->err, ERR_BAD_ARGS, "`%s` needs --bundle DIR", ctx->cmd->name);
+		fp_err_set_help(&ctx->err, "pass --bundle a flyprof bundle, a capture directory or "
+					   "a ui_output_agent_*_dispatch_* directory");
+		return -1;
+	}
+	if (bundle_open(&in->src, path, &ctx->err))
+		return -1;
+	in->opened = 1;
+	ctx_set_bundle_path(ctx, in->src.dir);
+	if (dispatch_select(&in->src, opts_str(&ctx->opts, "tag"), opts_str(&ctx->opts, "dispatch"),
+			    &in->choice, &ctx->err))
+		return -1;
+	if (att_code_read(in->choice.dir, &in->trace, &ctx->err))
+		return -1;
+	set_arch(ctx, in);
+	return open_artifact_bundle(ctx, in);
+}
+
+int analysis_write(cmd_ctx *ctx, analysis_input *in, const char *name, const jv *doc)
+{
+	if (!in->out)
+		return 0;
+	return bundle_write_json(in->out, name, doc, &ctx->err);
+}
+
+void analysis_close(analysis_input *in)
+{
+	if (in->opened)
+		bundle_close(&in->src);
+	dispatch_choice_release(&in->choice);
+	trace_dispatch_free(&in->trace);
+	memset(in, 0, sizeof *in);
+}

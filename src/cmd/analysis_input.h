@@ -1,0 +1,39 @@
+/* The input side shared by the analysis commands (bubbles, map, report): one --bundle, one
+ * chosen dispatch, its trace, and where the command's artifact goes.
+ *
+ *   analysis_open   requires --bundle (BAD_ARGS when missing), opens it (bundle_open), selects
+ *                   the dispatch from --tag/--dispatch (dispatch_select: NO_ARTIFACT, EMPTY_ATT,
+ *                   DISPATCH_OUT_OF_RANGE) and reads its code.json (att_code_read: BAD_INPUT).
+ *                   Artifacts go: into --out DIR when given (bundle_open_write(DIR, "output"),
+ *                   refusing foreign directories with NOT_A_BUNDLE); else into the bundle itself
+ *                   when it is a flyprof bundle (opened for writing, so BUNDLE_LOCKED if another
+ *                   flyprof writes it); else nowhere (a raw dispatch or foreign capture: the
+ *                   result is in the envelope only). The writable bundle becomes ctx->bundle
+ *                   (main records the step and closes it) and the envelope's "bundle" path is
+ *                   the artifact bundle when there is one, else the --bundle directory.
+ *   analysis_write  writes <artifact bundle>/<name> as pretty JSON, or does nothing when there
+ *                   is no artifact bundle; 0 or -1 with ctx->err set.
+ *   analysis_close  releases what analysis_open acquired (not ctx->bundle: main owns it).
+ *
+ * trace.arch is --arch when given, else the flyprof manifest's "arch", else NULL. */
+#ifndef FLYPROF_CMD_ANALYSIS_INPUT_H
+#define FLYPROF_CMD_ANALYSIS_INPUT_H
+
+#include "../cli/command.h"
+#include "../core/bundle.h"
+#include "../core/dispatch_select.h"
+#include "../core/trace.h"
+
+typedef struct analysis_input {
+	bundle src;		/* --bundle, opened for reading */
+	dispatch_choice choice; /* the analysed dispatch */
+	trace_dispatch trace;	/* its code.json */
+	bundle *out; /* == ctx->bundle when artifacts are written, else NULL (borrowed) */
+	int opened;  /* src is open */
+} analysis_input;
+
+int analysis_open(cmd_ctx *ctx, analysis_input *in);
+int analysis_write(cmd_ctx *ctx, analysis_input *in, const char *name, const jv *doc);
+void analysis_close(analysis_input *in);
+
+#endif

@@ -1,0 +1,38 @@
+/* THE bound verdict (DESIGN §4.2.5): one function, used by the report headline and by rule
+ * gating alike. It says which evidence it used and how sure it is.
+ *
+ * Basis "counters" (counters.json present and conclusive), in order:
+ *   compute  if compute.mfma_inst_frac >= 0.5                                 (medium)
+ *   memory   if memory.calibrated is true and memory.pct_of_hbm_roof >= 70     (high)
+ *   memory   if memory.l2_hit_rate < 50                                        (medium)
+ * Absolute HBM bandwidth is used only when calibrated (DESIGN §4.2.6). Otherwise basis
+ * "trace", from the `bubbles` stall taxonomy (shares of totals.stall / totals.latency):
+ *   compute  if the mfma class holds >= 40% of total latency cycles
+ *   memory   if vmem_wait + vmem_issue hold >= 40% of stall cycles (the trace cannot tell
+ *            bandwidth from latency; the reason says so)
+ *   latency  otherwise (the residual: neither dominates)
+ *   unknown  when the trace has no latency cycles
+ * Confidence: high when the deciding share is >= 60%, medium when >= 40% (counters: as above),
+ * low for the residual verdict. */
+#ifndef FLYPROF_CORE_BOUND_H
+#define FLYPROF_CORE_BOUND_H
+
+#include "../base/jv.h"
+
+typedef struct bound_verdict {
+	const char *bound;	/* "memory", "compute", "latency" or "unknown" (static) */
+	const char *basis;	/* "counters", "trace" or "none" (static) */
+	const char *confidence; /* "high", "medium", "low" (static) */
+	int calibrated;		/* counters' memory.calibrated: 1, 0, or -1 without counters */
+	double share;		/* the deciding share in % (or fraction for counters), -1 if none */
+	char why[384];		/* one sentence with the numbers */
+} bound_verdict;
+
+/* Decides from counters (may be NULL) and the bubbles object. Never fails. */
+void bound_decide(const jv *bubbles, const jv *counters, bound_verdict *v);
+/* {"bound","basis","confidence","calibrated","why"}; owned by the caller. */
+jv *bound_to_jv(const bound_verdict *v);
+/* 1 when rule gating should apply (the verdict is not unknown). */
+int bound_gates(const bound_verdict *v);
+
+#endif

@@ -1,0 +1,71 @@
+/* The stall taxonomy: native AMD instruction classes, the normalised cross-vendor classes and
+ * the producer types used by wait attribution (DESIGN §4.2.4; docs/bubbles.md has the table).
+ *
+ * A class is decided from the ISA text and the decoder category (rocprofv3.md §3.5) in this
+ * order: waits (s_waitcnt*, s_wait_*) -> *_wait; s_barrier* -> barrier; v_mfma/v_smfma ->
+ * mfma (the decoder reports MFMA as VALU); s_nop/s_sleep -> nop; then the decoder category
+ * when the trace has one for the instruction; else the opcode text. Pure functions, no state. */
+#ifndef FLYPROF_CORE_TAXONOMY_H
+#define FLYPROF_CORE_TAXONOMY_H
+
+#include <stdint.h>
+
+typedef enum {
+	TAX_VMEM_WAIT,
+	TAX_LDS_WAIT,
+	TAX_SMEM_WAIT,
+	TAX_BARRIER,
+	TAX_VMEM_ISSUE,
+	TAX_LDS_ISSUE,
+	TAX_SMEM_ISSUE,
+	TAX_MFMA,
+	TAX_VALU,
+	TAX_SALU,
+	TAX_BRANCH,
+	TAX_NOP,
+	TAX_MESSAGE,
+	TAX_OTHER,
+	TAX__COUNT
+} tax_class;
+
+typedef enum {
+	NORM_MEMORY_DEPENDENCY,
+	NORM_LDS_DEPENDENCY,
+	NORM_SYNCHRONIZATION,
+	NORM_ISSUE_THROTTLE,
+	NORM_FIXED_LATENCY,
+	NORM_FRONT_END,
+	NORM_SCHEDULER,
+	NORM_ISSUED,
+	NORM_OTHER,
+	NORM__COUNT
+} tax_norm;
+
+/* Producer type of an instruction a wait waits on. */
+typedef enum { PROD_VMEM, PROD_FLAT, PROD_LDS, PROD_SMEM, PROD_OTHER, PROD__COUNT } tax_prod;
+
+/* Counters a wait instruction names (bit set). */
+enum { WAIT_VM = 1, WAIT_LGKM = 2, WAIT_EXP = 4 };
+
+const char *tax_class_name(tax_class c);
+const char *tax_norm_name(tax_norm n);
+const char *tax_prod_name(tax_prod p);
+/* Looks a native class up by name; -1 if unknown. */
+int tax_class_lookup(const char *name);
+/* The default native -> normalised mapping. */
+tax_norm tax_normalize(tax_class c);
+
+/* 1 if the ISA text is a wait-count instruction (s_waitcnt*, s_wait_*cnt, s_wait_idle). */
+int tax_is_wait(const char *isa);
+/* WAIT_* bits named by a wait instruction; all three when it names none (s_waitcnt 0). */
+unsigned tax_wait_counters(const char *isa);
+/* Native class from ISA text and decoder category (255 = unknown). A wait is classified from
+ * its text alone here (vmcnt/expcnt present -> vmem_wait, lgkmcnt only -> lds_wait); wait
+ * attribution refines that from the producers (waits.h). */
+tax_class tax_classify(const char *isa, int category);
+/* Producer type from decoder category, else opcode text. */
+tax_prod tax_producer_type(const char *isa, int category);
+/* 1 if the opcode is a scalar memory instruction (s_load*, s_buffer_load*, s_store*, ...). */
+int tax_is_smem_text(const char *isa);
+
+#endif

@@ -1,0 +1,159 @@
+/* SARIF 2.1.0 writer (sarif.h). */
+#include "sarif.h"
+
+#include "../base/strbuf.h"
+#include "../base/version.h"
+#include "../base/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int sarif_split_source(const char *source, char **path, long *line)
+{
+	*path = NULL;
+	*line = 0;
+	if (!source || !*source)
+		return -1;
+	const char *end = strstr(source, " -> ");
+	size_t n = end ? (size_t)(end - source) : strlen(source);
+	const char *colon = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (source[i] == ':')
+			colon = source + i;
+	if (!colon || colon == source || colon + 1 >= source + n)
+		return -1;
+	char *stop = NULL;
+	long l = strtol(colon + 1, &stop, 10);
+	if (stop != source + n || l <= 0)
+		return -1;
+	*path = xstrndup(source, (size_t)(colon - source));
+	*line = l;
+	return 0;
+}
+
+static const char *level_of(const jv *rec)
+{
+	const char *c = jv_string(jv_get(rec, "confidence"));
+	return c && strcmp(c, "low") == 0 ? "note" : "warning";
+}
+
+static jv *descriptor(const jv *rec)
+{
+	jv *d = jv_object();
+	jv_set(d, "id", jv_copy(jv_get(rec, "rule")));
+	jv_set(d, "name", jv_copy(jv_get(rec, "rule")));
+	jv_set(jv_set(d, "shortDescription", jv_object()), "text",
+	       jv_strf("%s bubble -> FlyDSL knob %s", jv_string(jv_get(rec, "class")),
+		       jv_string(jv_get(jv_get(rec, "knob"), "id"))));
+	jv_set(jv_set(d, "fullDescription", jv_object()), "text", jv_copy(jv_get(rec, "change")));
+	jv_set(jv_set(d, "help", jv_object()), "text",
+	       jv_strf("%s Knob: %s", jv_string(jv_get(rec, "expected")),
+		       jv_string(jv_get(jv_get(rec, "knob"), "api"))));
+	jv_set_str(jv_set(d, "defaultConfiguration", jv_object()), "level", level_of(rec));
+	return d;
+}
+
+static jv *location(const char *path, long line)
+{
+	jv *loc = jv_object();
+	jv *pl = jv_set(loc, "physicalLocation", jv_object());
+	jv *al = jv_set(pl, "artifactLocation", jv_object());
+	jv_set(al, "uri", path[0] == '/' ? jv_strf("file://%s", path) : jv_str(path));
+	jv_set_int(jv_set(pl, "region", jv_object()), "startLine", line);
+	return loc;
+}
+
+static const char *str_or(const jv *v, const char *dflt)
+{
+	return jv_string(v) ? jv_string(v) : dflt;
+}
+
+/* "<class>: <signal> = <value>; hot `<isa>`; upper bound X% of <denominator>. Knob <api>:
+ * <change>" */
+static jv *message(const jv *rec)
+{
+	const jv *ev = jv_get(rec, "evidence");
+	const jv *hs = jv_get(ev, "hotspot");
+	const jv *g = jv_get(rec, "gain");
+	const jv *val = jv_get(ev, "value");
+	strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s: %s = ", str_or(jv_get(rec, "class"), "?"),
+		str_or(jv_get(ev, "signal"), "?"));
+	if (jv_string(val))
+		sb_adds(&sb, jv_string(val));
+	else
+		sb_addf(&sb, "%g", jv_num(val));
+	if (hs && hs->type == JV_OBJECT)
+		sb_addf(&sb, "; hot `%s`", str_or(jv_get(hs, "isa"), "?"));
+	sb_addf(&sb, "; upper bound %.1f%% of %s. Knob %s: %s",
+		jv_num(jv_get(g, "upper_bound_pct")), str_or(jv_get(g, "denominator"), "?"),
+		str_or(jv_get(jv_get(rec, "knob"), "api"), "?"), str_or(jv_get(rec, "change"), ""));
+	jv *out = jv_str(sb_str(&sb));
+	sb_release(&sb);
+	return out;
+}
+
+static jv *result(const jv *rec)
+{
+	const jv *ev = jv_get(rec, "evidence");
+	const jv *hs = jv_get(ev, "hotspot");
+	const jv *g = jv_get(rec, "gain");
+	const char *src = jv_string(jv_get(hs, "source"));
+	jv *r = jv_object();
+	jv_set(r, "ruleId", jv_copy(jv_get(rec, "rule")));
+	jv_set_str(r, "level", level_of(rec));
+	jv_set(jv_set(r, "message", jv_object()), "text", message(rec));
+	char *path = NULL;
+	long line = 0;
+	jv *props = jv_object();
+	if (sarif_split_source(src, &path, &line) == 0) {
+		jv_push(jv_set(r, "locations", jv_array()), location(path, line));
+		jv_set(jv_set(r, "partialFingerprints", jv_object()), "flyprofRuleLine/v1",
+		       jv_strf("%s:%s:%ld", jv_string(jv_get(rec, "rule")), path, line));
+	} else
+		jv_set(props, "no_location_reason",
+		       jv_string(jv_get(ev, "none_reason")) ? jv_copy(jv_get(ev, "none_reason"))
+							    : jv_str("no source line"));
+	free(path);
+	jv_set(props, "rank", jv_copy(jv_get(rec, "rank")));
+	jv_set(props, "class", jv_copy(jv_get(rec, "class")));
+	jv_set(props, "gain_upper_bound_pct_of_latency", jv_copy(jv_get(g, "upper_bound_pct")));
+	jv_set(props, "gain_kind", jv_copy(jv_get(g, "kind")));
+	jv_set(props, "confidence", jv_copy(jv_get(rec, "confidence")));
+	if (hs && hs->type == JV_OBJECT) {
+		jv_set(props, "isa", jv_copy(jv_get(hs, "isa")));
+		jv_set(props, "code_line", jv_copy(jv_get(hs, "code_line")));
+	}
+	jv_set(r, "properties", props);
+	return r;
+}
+
+jv *sarif_build(const jv *report)
+{
+	jv *doc = jv_object();
+	jv_set_str(doc, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+	jv_set_str(doc, "version", "2.1.0");
+	jv *run = jv_push(jv_set(doc, "runs", jv_array()), jv_object());
+	jv *drv = jv_set(jv_set(run, "tool", jv_object()), "driver", jv_object());
+	jv_set_str(drv, "name", "flyprof");
+	jv_set_str(drv, "version", FLYPROF_VERSION);
+	jv_set_str(drv, "informationUri", "docs/report.md");
+	jv *rules = jv_set(drv, "rules", jv_array());
+	jv *results = jv_set(run, "results", jv_array());
+	const jv *recs = jv_get(report, "recommendations");
+	for (size_t i = 0; i < jv_len(recs); i++) {
+		const jv *rec = jv_at(recs, i);
+		int seen = 0;
+		for (size_t k = 0; k < jv_len(rules); k++)
+			seen |= jv_equal(jv_get(jv_at(rules, k), "id"), jv_get(rec, "rule"));
+		if (!seen)
+			jv_push(rules, descriptor(rec));
+		jv_push(results, result(rec));
+	}
+	jv *props = jv_set(run, "properties", jv_object());
+	jv_set(props, "kernel",
+	       jv_get(report, "kernel") ? jv_copy(jv_get(report, "kernel")) : jv_null());
+	jv_set(props, "headline",
+	       jv_get(report, "headline") ? jv_copy(jv_get(report, "headline")) : jv_null());
+	return doc;
+}

@@ -1,0 +1,190 @@
+/* ATT readers on hand-written inputs: values, skipped keys, and BAD_INPUT with the byte offset
+ * of the fault (offsets counted by hand in the literals below). */
+#include "t.h"
+
+#include "read/att_code.h"
+#include "read/att_filenames.h"
+#include "read/att_occupancy.h"
+#include "read/att_realtime.h"
+#include "read/att_scan.h"
+#include "read/att_wave.h"
+#include "read/att_wstates.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int64_t err_offset(const fp_err *e)
+{
+	return jv_i64(jv_get(e->extra, "offset"));
+}
+
+TEST(att_scan_skips_any_value_and_reports_offsets)
+{
+	const char *doc = "{\"a\": [1, -2.5e3, \"x\\u00e9\\n\", {\"b\": [true, false, null]}]}";
+	att_scan s;
+	fp_err e = FP_ERR_INIT;
+	att_scan_init(&s, doc, strlen(doc), "doc", &e);
+	CHECK_INT(att_scan_skip(&s), 0);
+	CHECK_INT(att_scan_end(&s), 0);
+	const char *bad = "[1, 2,, 3]"; /* the second ',' is at byte 6 */
+	att_scan_init(&s, bad, strlen(bad), "bad.json", &e);
+	CHECK_INT(att_scan_skip(&s), -1);
+	CHECK_INT(e.code, ERR_BAD_INPUT);
+	CHECK_INT(err_offset(&e), 6);
+	CHECK_STR(jv_string(jv_get(e.extra, "file")), "bad.json");
+	fp_err_clear(&e);
+	const char *big = "9223372036854775808";
+	int64_t v;
+	att_scan_init(&s, big, strlen(big), "big", &e);
+	CHECK_INT(att_scan_i64(&s, &v, "an integer"), -1);
+	fp_err_clear(&e);
+	att_scan_init(&s, "-9223372036854775808", 20, "min", &e);
+	CHECK_INT(att_scan_i64(&s, &v, "an integer"), 0);
+	CHECK(v == INT64_MIN);
+}
+
+static const char *wave_doc =
+    "{\"duration\":40,\"name\":\"SE1\",\"extra\":{\"deep\":[[1,2],{\"k\":\"v\"}]},"
+    "\"wave\":{\"begin\":100,\"cu\":1,\"end\":140,\"id\":0,\"simd\":2,\"slot\":3,"
+    "\"instructions\":[[100,2,0,4,1],[108,9,20,24,2],[104,6,0,4,0],[140,3,0,4,3,77]],"
+    "\"timeline\":[[2,8],[3,24],[2,8]],"
+    "\"waitcnt\":[[2,[[1,0],[3,0]]],[2,[[1,0]]]],\"future\":1}}";
+
+TEST(att_wave_reads_every_field)
+{
+	att_wave w;
+	att_wave_init(&w);
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(att_wave_parse(wave_doc, strlen(wave_doc), "w.json", &w, &e), 0);
+	CHECK_INT(w.begin, 100);
+	CHECK_INT(w.end, 140);
+	CHECK_INT(w.cu, 1);
+	CHECK_INT(w.simd, 2);
+	CHECK_INT(w.slot, 3);
+	CHECK_INT(w.n_insts, 4);
+	CHECK_INT(w.insts[1].category, 9);
+	CHECK_INT(w.insts[1].stall, 20);
+	CHECK_INT(w.insts[1].duration, 24);
+	CHECK_INT(w.insts[3].line, 3);
+	CHECK_INT(w.n_timeline, 3);
+	CHECK_INT(w.timeline[1].state, 3);
+	CHECK_INT(w.timeline[1].duration, 24);
+	CHECK_INT(w.n_waits, 3);
+	CHECK_INT(w.waits[1].producer_line, 3);
+	CHECK_INT(w.waits[2].wait_line, 2);
+	att_wave_release(&w);
+}
+
+TEST(att_wave_rejects_malformed_with_position)
+{
+	struct {
+		const char *doc;
+		int64_t offset;
+	} cases[] = {
+	    /* a string where the stall integer belongs: byte 48 */
+	    {"{\"wave\":{\"begin\":1,\"end\":2,\"instructions\":[[1,2,\"x\",4,5]]}}", 48},
+	    /* a row with 4 columns: the ']' at byte 51 */
+	    {"{\"wave\":{\"begin\":1,\"end\":2,\"instructions\":[[1,2,3,4]]}}", 51},
+	    /* truncated */
+	    {"{\"wave\":{\"begin\":1,\"end\":2,\"timeline\":[[2,8],[3", 47},
+	    /* begin missing: reported at the start */
+	    {"{\"wave\":{\"end\":2}}", 0},
+	    /* a fraction in an integer field */
+	    {"{\"wave\":{\"begin\":1.5,\"end\":2}}", 17},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		att_wave w;
+		att_wave_init(&w);
+		fp_err e = FP_ERR_INIT;
+		CHECK_INT(att_wave_parse(cases[i].doc, strlen(cases[i].doc), "w.json", &w, &e), -1);
+		CHECK_INT(e.code, ERR_BAD_INPUT);
+		CHECK_INT(err_offset(&e), cases[i].offset);
+		CHECK(jv_get(e.extra, "expected") != NULL);
+		fp_err_clear(&e);
+		att_wave_release(&w);
+	}
+}
+
+TEST(att_code_rows_labels_nulls_and_extra_columns)
+{
+	const char *doc = "{\"code\":[[\"s_nop 0\",0,2,null,4,8,1,4,0,0,9,9],"
+			  "[\"; my_kernel\",0,0,\"my_kernel\",4,0,0,0,0,0],"
+			  "[\"s_waitcnt lgkmcnt(0)\",0,1,\"k.py:3\",4,4,2,50,46,4]],"
+			  "\"header\":\"ISA, _, LineNumber\",\"version\":\"3.0.0\"}";
+	trace_dispatch d;
+	trace_dispatch_init(&d);
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(att_code_parse(doc, strlen(doc), "code.json", &d, &e), 0);
+	CHECK_INT(d.n_insts, 3);
+	CHECK_STR(d.kernel, "my_kernel");
+	CHECK(d.insts[0].is_label);
+	CHECK_INT(d.insts[1].code_line, 1);
+	CHECK_INT(d.insts[1].stall, 46);
+	CHECK_INT(d.insts[1].idle, 4);
+	CHECK_STR(d.insts[2].source, "");
+	CHECK_INT(trace_find_line(&d, 2), 2);
+	trace_dispatch_free(&d);
+
+	const char *empty = "{\"code\":null,\"header\":\"x\",\"version\":\"3.0.0\"}";
+	CHECK_INT(att_code_parse(empty, strlen(empty), "code.json", &d, &e), 0);
+	CHECK_INT(d.n_insts, 0);
+	trace_dispatch_free(&d);
+
+	const char *bad = "{\"code\":[[\"v\",0,\"1\",\"\",4,8,1,4,0,0]]}"; /* "1" at byte 16 */
+	CHECK_INT(att_code_parse(bad, strlen(bad), "code.json", &d, &e), -1);
+	CHECK_INT(e.code, ERR_BAD_INPUT);
+	CHECK_INT(err_offset(&e), 16);
+	fp_err_clear(&e);
+	const char *shortrow = "{\"code\":[[\"v\",0,1,\"\",4]]}";
+	CHECK_INT(att_code_parse(shortrow, strlen(shortrow), "code.json", &d, &e), -1);
+	CHECK_INT(err_offset(&e), 22);
+	fp_err_clear(&e);
+	trace_dispatch_free(&d);
+}
+
+TEST(att_small_readers)
+{
+	fp_err e = FP_ERR_INIT;
+	const char *occ = "{\"0\":[[10,1,0,0,1,1],[30,1,0,0,0,1]],\"2\":[[5,3,1,0,1]],"
+			  "\"dispatches\":{\"0\":\"0 / 0x0\"},\"version\":\"3.0.0\"}";
+	att_occupancy o;
+	CHECK_INT(att_occupancy_parse(occ, strlen(occ), "occupancy.json", &o, &e), 0);
+	CHECK_INT(o.n, 3);
+	CHECK_INT(o.v[2].se, 2);
+	CHECK_INT(o.v[2].kernel, -1);
+	CHECK_STR(o.version, "3.0.0");
+	att_occupancy_release(&o);
+	const char *occ_bad = "{\"0\":[[10,1,0,0,2,1]]}"; /* start 2 at byte 16 */
+	CHECK_INT(att_occupancy_parse(occ_bad, strlen(occ_bad), "occupancy.json", &o, &e), -1);
+	CHECK_INT(err_offset(&e), 16);
+	fp_err_clear(&e);
+
+	const char *ws = "{\"name\":\"wstates2.json\",\"time\":[10,14,20],\"state\":[1,3,0]}";
+	att_wstates w;
+	CHECK_INT(att_wstates_parse(ws, strlen(ws), "wstates2.json", &w, &e), 0);
+	int64_t peak = 0;
+	CHECK_INT(att_wstates_integral(&w, &peak), 1 * 4 + 3 * 6);
+	CHECK_INT(peak, 3);
+	att_wstates_release(&w);
+	const char *ws_bad = "{\"time\":[1,2],\"state\":[1]}";
+	CHECK_INT(att_wstates_parse(ws_bad, strlen(ws_bad), "wstates2.json", &w, &e), -1);
+	fp_err_clear(&e);
+
+	const char *rt = "{\"SE0\":[[1000,50],[3000,51]],\"metadata\":{\"frequency\":1000}}";
+	att_realtime r;
+	CHECK_INT(att_realtime_parse(rt, strlen(rt), "realtime.json", &r, &e), 0);
+	CHECK_INT(r.n, 1);
+	CHECK_INT(r.v[0].last_gfx - r.v[0].first_gfx, 2000);
+	CHECK_INT(r.frequency, 1000);
+	att_realtime_release(&r);
+
+	const char *fn = "{\"gfxip\":9,\"gfxv\":\"vega\",\"version\":\"3.0.0\",\"wave_filenames\":"
+			 "{\"1\":{\"0\":{\"0\":{\"0\":[\"se1_sm0_sl0_wv0.json\",5,9]}}}}}";
+	att_filenames f;
+	CHECK_INT(att_filenames_parse(fn, strlen(fn), "filenames.json", &f, &e), 0);
+	CHECK_INT(f.gfxip, 9);
+	CHECK_INT(f.n_waves, 1);
+	CHECK_STR(f.waves[0].file, "se1_sm0_sl0_wv0.json");
+	CHECK_INT(f.waves[0].end, 9);
+	att_filenames_release(&f);
+}

@@ -1,0 +1,230 @@
+/* Dispatch selection over a capture made of copies of a corpus dispatch, and degraded or
+ * corrupted copies: missing optional files warn, malformed ones are BAD_INPUT with the file and
+ * byte offset. Copies live in the test's temporary directory; the corpus is never modified. */
+#include "t.h"
+
+#include "base/fileio.h"
+#include "core/bubbles.h"
+#include "core/bundle.h"
+#include "core/dispatch_select.h"
+#include "read/att_code.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *small_dispatch(void)
+{
+	static char path[4096];
+	const char *c = t_corpus();
+	if (!c)
+		return NULL;
+	char *k = path_join(c, "hgemm_splitk/att/big");
+	size_t n = 0;
+	fp_err e = FP_ERR_INIT;
+	char **names = file_list_dir(k, &n, &e);
+	fp_err_clear(&e);
+	path[0] = '\0';
+	for (size_t i = 0; names && i < n; i++)
+		if (dispatch_id_of(names[i]) >= 0)
+			snprintf(path, sizeof path, "%s/%s", k, names[i]);
+	file_list_free(names, n);
+	free(k);
+	return path[0] ? path : NULL;
+}
+
+static void copy_dir(const char *from, const char *to)
+{
+	fp_err e = FP_ERR_INIT;
+	file_mkdirs(to, &e);
+	size_t n = 0;
+	char **names = file_list_dir(from, &n, &e);
+	for (size_t i = 0; names && i < n; i++) {
+		char *a = path_join(from, names[i]), *b = path_join(to, names[i]);
+		size_t len = 0;
+		char *buf = file_read_all(a, &len, &e);
+		if (buf)
+			file_write_atomic(b, buf, len, &e);
+		free(buf);
+		free(a);
+		free(b);
+	}
+	file_list_free(names, n);
+	fp_err_clear(&e);
+}
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+	fp_err e = FP_ERR_INIT;
+	file_mkdirs(dir, &e);
+	char *p = path_join(dir, name);
+	file_write_atomic(p, text, strlen(text), &e);
+	free(p);
+	fp_err_clear(&e);
+}
+
+TEST(att_select_rule_and_errors)
+{
+	const char *src = small_dispatch();
+	if (!src)
+		SKIP("FLYPROF_CORPUS not set");
+	char *cap = path_join(t_tmpdir(), "cap");
+	char *tag = path_join(cap, "att/big");
+	char *d3 = path_join(tag, "ui_output_agent_1_dispatch_3");
+	char *d7 = path_join(tag, "ui_output_agent_1_dispatch_7");
+	char *d5 = path_join(tag, "ui_output_agent_1_dispatch_5");
+	copy_dir(src, d7);
+	copy_dir(src, d3);
+	write_text(d5, "code.json", "{\"code\":null,\"header\":\"\",\"version\":\"3.0.0\"}");
+	bundle b;
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(bundle_open(&b, cap, &e), 0);
+	CHECK_INT(b.kind, BUNDLE_CAPTURE);
+	dispatch_choice c;
+	/* equal hits: the lowest dispatch id wins; the empty shell is not a candidate */
+	CHECK_INT(dispatch_select(&b, NULL, NULL, &c, &e), 0);
+	CHECK_STR(c.id, "3");
+	CHECK_STR(c.tag, "big");
+	CHECK_INT(jv_len(c.candidates), 2);
+	dispatch_choice_release(&c);
+	CHECK_INT(dispatch_select(&b, "big", "7", &c, &e), 0);
+	CHECK_STR(path_base(c.dir), "ui_output_agent_1_dispatch_7");
+	dispatch_choice_release(&c);
+	CHECK_INT(dispatch_select(&b, "big", "ui_output_agent_1_dispatch_7", &c, &e), 0);
+	CHECK_STR(c.id, "7");
+	dispatch_choice_release(&c);
+	CHECK_INT(dispatch_select(&b, "big", "99", &c, &e), -1);
+	CHECK_INT(e.code, ERR_DISPATCH_OUT_OF_RANGE);
+	CHECK_INT(jv_len(jv_get(e.extra, "available")), 3);
+	fp_err_clear(&e);
+	CHECK_INT(dispatch_select(&b, "big", "5", &c, &e), -1);
+	CHECK_INT(e.code, ERR_EMPTY_ATT);
+	fp_err_clear(&e);
+	CHECK_INT(dispatch_select(&b, "small", NULL, &c, &e), -1);
+	CHECK_INT(e.code, ERR_NO_ARTIFACT);
+	CHECK_STR(jv_string(jv_at(jv_get(e.extra, "available"), 0)), "big");
+	fp_err_clear(&e);
+	bundle_close(&b);
+
+	char *cap2 = path_join(t_tmpdir(), "cap_empty");
+	char *only = path_join(cap2, "att/big/ui_output_agent_1_dispatch_9");
+	write_text(only, "code.json", "{\"code\":null}");
+	CHECK_INT(bundle_open(&b, cap2, &e), 0);
+	CHECK_INT(dispatch_select(&b, NULL, NULL, &c, &e), -1);
+	CHECK_INT(e.code, ERR_EMPTY_ATT);
+	fp_err_clear(&e);
+	bundle_close(&b);
+	free(only);
+	free(cap2);
+	free(d3);
+	free(d5);
+	free(d7);
+	free(tag);
+	free(cap);
+}
+
+static int bubbles_on(const char *dir, jv *warnings, fp_err *e)
+{
+	trace_dispatch d;
+	trace_dispatch_init(&d);
+	bubbles_params o = {10, -1, 2};
+	jv *out = NULL;
+	int rc = att_code_read(dir, &d, e);
+	if (rc == 0)
+		rc = bubbles_compute(&d, NULL, &o, &out, NULL, warnings, e);
+	jv_free(out);
+	trace_dispatch_free(&d);
+	return rc;
+}
+
+static void truncate_file(const char *dir, const char *name, size_t keep)
+{
+	char *p = path_join(dir, name);
+	CHECK_INT(truncate(p, (off_t)keep), 0);
+	free(p);
+}
+
+TEST(att_degraded_and_corrupt_copies)
+{
+	const char *src = small_dispatch();
+	if (!src)
+		SKIP("FLYPROF_CORPUS not set");
+	char *dir = path_join(t_tmpdir(), "ui_output_agent_2_dispatch_1");
+	copy_dir(src, dir);
+	fp_err e = FP_ERR_INIT;
+	jv *w = jv_array();
+	char *p = path_join(dir, "realtime.json");
+	unlink(p);
+	free(p);
+	p = path_join(dir, "wstates3.json");
+	unlink(p);
+	free(p);
+	CHECK_INT(bubbles_on(dir, w, &e), 0);
+	CHECK_INT(jv_len(w), 2); /* realtime.json missing, wstates3 missing with wait cycles */
+	jv_free(w);
+
+	w = jv_array();
+	truncate_file(dir, "se1_sm0_sl0_wv0.json", 1000);
+	CHECK_INT(bubbles_on(dir, w, &e), -1);
+	CHECK_INT(e.code, ERR_BAD_INPUT);
+	CHECK(strstr(jv_string(jv_get(e.extra, "file")), "se1_sm0_sl0_wv0.json") != NULL);
+	CHECK_INT(jv_i64(jv_get(e.extra, "offset")), 1000);
+	fp_err_clear(&e);
+	jv_free(w);
+
+	w = jv_array();
+	copy_dir(src, dir); /* restore */
+	truncate_file(dir, "occupancy.json", 20);
+	CHECK_INT(bubbles_on(dir, w, &e), -1);
+	CHECK_INT(e.code, ERR_BAD_INPUT);
+	CHECK(strstr(jv_string(jv_get(e.extra, "file")), "occupancy.json") != NULL);
+	fp_err_clear(&e);
+	jv_free(w);
+
+	copy_dir(src, dir);
+	write_text(dir, "code.json", "{\"code\":[[\"s_nop 0\",0,1,\"\",4,8,1,4,0]]}");
+	w = jv_array();
+	CHECK_INT(bubbles_on(dir, w, &e), -1);
+	CHECK_INT(e.code, ERR_BAD_INPUT);
+	CHECK_INT(jv_i64(jv_get(e.extra, "offset")), 36);
+	fp_err_clear(&e);
+	jv_free(w);
+	free(dir);
+}
+
+TEST(att_select_honours_capture_json)
+{
+	const char *src = small_dispatch();
+	if (!src)
+		SKIP("FLYPROF_CORPUS not set");
+	char *dir = path_join(t_tmpdir(), "fb");
+	bundle b;
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(bundle_open_write(&b, dir, "run", &e), 0);
+	bundle_close(&b);
+	char *d3 = path_join(dir, "att/big/ui_output_agent_1_dispatch_3");
+	char *d7 = path_join(dir, "att/big/ui_output_agent_1_dispatch_7");
+	copy_dir(src, d3);
+	copy_dir(src, d7);
+	CHECK_INT(bundle_open(&b, dir, &e), 0);
+	CHECK_INT(b.kind, BUNDLE_FLYPROF);
+	dispatch_choice c;
+	CHECK_INT(dispatch_select(&b, "big", NULL, &c, &e), 0);
+	CHECK_STR(c.id, "3"); /* no capture.json: the tie goes to the lowest id */
+	dispatch_choice_release(&c);
+	write_text(dir, "capture.json",
+		   "{\"tags\":{\"big\":{\"kept_dir\":\"att/big/ui_output_agent_1_dispatch_7\"}}}");
+	CHECK_INT(dispatch_select(&b, "big", NULL, &c, &e), 0);
+	CHECK_STR(c.id, "7");
+	CHECK(strstr(c.why, "capture.json") != NULL);
+	dispatch_choice_release(&c);
+	write_text(dir, "capture.json", "{\"tags\":{\"big\":{\"dispatch\":7}}}");
+	CHECK_INT(dispatch_select(&b, "big", NULL, &c, &e), 0);
+	CHECK_STR(c.id, "7");
+	dispatch_choice_release(&c);
+	bundle_close(&b);
+	free(d3);
+	free(d7);
+	free(dir);
+}
