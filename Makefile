@@ -102,6 +102,13 @@ $(BUILD)/obj/tests/unit/%.o: tests/unit/%.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
+# Real data the tests read in place (never copied into the repository): the rocprofv3 corpus
+# and the Nsight Compute samples beside this checkout. Tests that need them skip, saying so,
+# when they are absent.
+FLYPROF_CORPUS  ?= $(if $(wildcard ../shared/corpus),$(abspath ../shared/corpus),)
+FLYPROF_SAMPLES ?= $(if $(wildcard ../shared/samples),$(abspath ../shared/samples),)
+export FLYPROF_CORPUS FLYPROF_SAMPLES
+
 # The whole suite: unit tests, then end-to-end tests of the built binary. Prints one
 # "N passed, N failed" line per runner and a total line last.
 test: all

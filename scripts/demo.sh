@@ -1,6 +1,47 @@
 #!/usr/bin/env bash
-# The README's main job: the GPU-free pipeline on the embedded default. Until example bundles
-# exist this runs doctor on this machine.
+# `make demo` (the README's main job): the full GPU-free pipeline on the committed example
+# bundle examples/synth_gemm (a synthetic trace from flyprof's own generator; see
+# examples/README.md). Runs doctor (informational, never a gate), then bubbles, map and report
+# with --out into a fresh temporary directory, so the committed example is never written, and
+# prints the headline and the path of REPORT.md.
+#
+#   scripts/demo.sh [BUILD_DIR [OUT_DIR]]      defaults: build, a new mktemp directory
 set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-build}
-"$BUILD/flyprof" doctor --format table || true
+case "$BUILD" in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+FLYPROF="$BUILD/flyprof"
+JCHECK="$BUILD/tools/jcheck"
+EXAMPLE=$ROOT/examples/synth_gemm
+WORK=${2:-$(mktemp -d "${TMPDIR:-/tmp}/flyprof-demo-XXXXXX")}
+OUT=$WORK/synth_gemm
+mkdir -p "$WORK"
+for exe in "$FLYPROF" "$JCHECK"; do
+	[ -x "$exe" ] || { echo "demo: $exe missing; run make first" >&2; exit 78; }
+done
+# The demo's own settings, not the caller's FLYPROF_* environment.
+for v in $(env | grep -o '^FLYPROF_[A-Z_]*'); do unset "$v"; done
+
+get() { "$JCHECK" get "$WORK/$1.json" "$2"; }
+
+echo "== flyprof doctor (what this machine can do; informational)"
+"$FLYPROF" doctor --format table || true
+echo
+echo "== the GPU-free pipeline on $EXAMPLE (synthetic: $("$JCHECK" get "$EXAMPLE/manifest.json" synthetic))"
+for step in bubbles map report; do
+	if ! "$FLYPROF" "$step" --bundle "$EXAMPLE" --out "$OUT" --format json >"$WORK/$step.json"; then
+		echo "demo: \`flyprof $step\` failed:" >&2
+		cat "$WORK/$step.json" >&2
+		exit 1
+	fi
+done
+echo "bubbles: largest class $(get bubbles data.classes.0.class) = $(get bubbles data.classes.0.pct_of_stall)% of stall cycles" \
+	"($(get bubbles data.totals.waves) waves, stall $(get bubbles data.totals.stall_pct_of_latency)% of latency)"
+echo "map:     $(get map data.mapped.by_stall.pct)% of stall cycles mapped to source lines;" \
+	"hottest line $(get map data.lines.0.source)"
+where=$(get report data.recommendations.0.source)
+[ "$where" = null ] && where="the whole kernel"
+echo "report:  rank 1: $(get report data.recommendations.0.knob) ($(get report data.recommendations.0.rule)) for $where"
+echo
+echo "headline: $(get report data.headline)"
+echo "REPORT.md: $(get report data.artifacts.report_md)"

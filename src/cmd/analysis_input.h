@@ -15,13 +15,19 @@
  *                   is no artifact bundle; 0 or -1 with ctx->err set.
  *   analysis_close  releases what analysis_open acquired (not ctx->bundle: main owns it).
  *
- * trace.arch is --arch when given, else the flyprof manifest's "arch", else NULL. */
+ * trace.arch is --arch when given, else the flyprof manifest's "arch", else NULL.
+ *
+ * NVIDIA: a bundle with an ncu/ directory of Nsight Compute exports (or a directory holding
+ * the exports itself) is read through ncu_trace_load instead; --dispatch then picks the
+ * export prefix when several captures share the directory (docs/nvidia.md). */
 #ifndef FLYPROF_CMD_ANALYSIS_INPUT_H
 #define FLYPROF_CMD_ANALYSIS_INPUT_H
 
 #include "../cli/command.h"
 #include "../core/bundle.h"
+#include "../core/bubbles.h"
 #include "../core/dispatch_select.h"
+#include "../core/ncu_bundle.h"
 #include "../core/trace.h"
 
 typedef struct analysis_input {
@@ -30,9 +36,15 @@ typedef struct analysis_input {
 	trace_dispatch trace;	/* its code.json */
 	bundle *out; /* == ctx->bundle when artifacts are written, else NULL (borrowed) */
 	int opened;  /* src is open */
+	int nvidia;  /* the input is an Nsight Compute capture: ncu holds its exports */
+	ncu_exports ncu;
 } analysis_input;
 
 int analysis_open(cmd_ctx *ctx, analysis_input *in);
+/* The bubbles object of the opened input, whichever backend produced it (rocprofv3 ATT or
+ * Nsight Compute; the same keys, docs/bubbles.md and docs/nvidia.md). */
+int analysis_bubbles(cmd_ctx *ctx, analysis_input *in, const bubbles_params *p, jv **out,
+		     bubbles_counts *counts);
 int analysis_write(cmd_ctx *ctx, analysis_input *in, const char *name, const jv *doc);
 void analysis_close(analysis_input *in);
 

@@ -65,7 +65,7 @@ int cmd_bubbles(cmd_ctx *ctx)
 	}
 	jv *r = NULL;
 	bubbles_counts cnt;
-	int rc = bubbles_compute(&in.trace, &in.choice, &o, &r, &cnt, ctx->warnings, &ctx->err);
+	int rc = analysis_bubbles(ctx, &in, &o, &r, &cnt);
 	if (rc == 0) {
 		note_cut(ctx, "hotspots", jv_get(r, "hotspots"), cnt.hotspots);
 		note_cut(ctx, "lines", jv_get(r, "lines"), cnt.lines);

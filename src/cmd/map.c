@@ -113,7 +113,9 @@ static int write_folded(cmd_ctx *ctx, const trace_dispatch *d, const char *path,
 	const char *w = opts_str(&ctx->opts, "folded-weight");
 	int lat = w && strcmp(w, "latency") == 0;
 	flame f;
-	flame_init(&f, lat ? "latency cycles" : "stall cycles", "none");
+	char label[64];
+	snprintf(label, sizeof label, "%s %s", lat ? "latency" : "stall", d->unit);
+	flame_init(&f, label, "none");
 	fill_flame(&f, d, lat);
 	strbuf sb = STRBUF_INIT;
 	flame_folded(&f, &sb);
@@ -132,8 +134,11 @@ static int write_folded(cmd_ctx *ctx, const trace_dispatch *d, const char *path,
 static int write_speedscope(cmd_ctx *ctx, const trace_dispatch *d, const char *path, jv *out)
 {
 	flame fs, fl;
-	flame_init(&fs, "stall cycles", "none");
-	flame_init(&fl, "latency cycles", "none");
+	char stall_label[64], lat_label[64];
+	snprintf(stall_label, sizeof stall_label, "stall %s", d->unit);
+	snprintf(lat_label, sizeof lat_label, "latency %s", d->unit);
+	flame_init(&fs, stall_label, "none");
+	flame_init(&fl, lat_label, "none");
 	fill_flame(&fs, d, 0);
 	fill_flame(&fl, d, 1);
 	jv *doc = flame_speedscope(&fs, "flyprof " FLYPROF_VERSION);
@@ -149,8 +154,8 @@ static int write_speedscope(cmd_ctx *ctx, const trace_dispatch *d, const char *p
 	char *abs = path_abs(path);
 	jv_set_str(o, "path", abs ? abs : path);
 	jv *names = jv_set(o, "profiles", jv_array());
-	jv_push(names, jv_str("stall cycles"));
-	jv_push(names, jv_str("latency cycles"));
+	jv_push(names, jv_str(stall_label));
+	jv_push(names, jv_str(lat_label));
 	free(abs);
 	sb_release(&sb);
 	jv_free(doc);
@@ -202,6 +207,18 @@ static void load_snapshots(cmd_ctx *ctx, const char *dir, snapshots *s)
 
 static void add_sources(cmd_ctx *ctx, analysis_input *in, jv *data)
 {
+	jv_set_str(data, "unit", in->trace.unit);
+	if (in->nvidia) {
+		jv *ns = jv_set(data, "sources", jv_object());
+		jv_set_str(ns, "origin",
+			   "Nsight Compute correlated source export (SASS -> file:line)");
+		jv_set_str(ns, "export",
+			   in->ncu.source_correlated ? in->ncu.source_correlated : "");
+		if (!in->ncu.source_correlated)
+			ctx_warn(ctx, "no correlated source export (--print-source cuda,sass or "
+				      "py,sass): instructions have no source lines");
+		return;
+	}
 	jv *src = jv_set(data, "sources", codeobj_fill_sources(&in->trace));
 	const char *origin = jv_string(jv_get(src, "origin"));
 	int64_t filled = jv_i64(jv_get(src, "filled_from_code_object"));

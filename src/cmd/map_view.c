@@ -8,6 +8,7 @@
 #include "../core/taxonomy.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,13 +173,15 @@ static void add_totals(map_view *v, jv *data)
 	jv *m = jv_set(data, "mapped", jv_object());
 	jv_set(m, "by_instructions",
 	       share((int64_t)s->mapped_instructions, (int64_t)s->instructions,
-		     "non-label instructions in code.json"));
+		     "non-label instructions of the trace"));
 	jv_set(m, "by_executed_instructions",
 	       share((int64_t)s->mapped_executed, (int64_t)s->executed_instructions,
 		     "instructions with hits > 0"));
-	jv_set(m, "by_latency",
-	       share(s->mapped_latency, s->latency, "latency cycles of all instructions"));
-	jv_set(m, "by_stall", share(s->mapped_stall, s->stall, "stall cycles of all instructions"));
+	char lat[96], st[96];
+	snprintf(lat, sizeof lat, "latency %s of all instructions", v->d->unit);
+	snprintf(st, sizeof st, "stall %s of all instructions", v->d->unit);
+	jv_set(m, "by_latency", share(s->mapped_latency, s->latency, lat));
+	jv_set(m, "by_stall", share(s->mapped_stall, s->stall, st));
 }
 
 static void add_unmapped(map_view *v, jv *data)

@@ -9,9 +9,11 @@
 #include "../base/xalloc.h"
 #include "../core/bubbles.h"
 #include "../core/diff.h"
+#include "../core/kernel_traits.h"
 #include "../core/occupancy.h"
 #include "../core/report.h"
 #include "../core/soc.h"
+#include "../core/evidence_loc.h"
 #include "../out/json_write.h"
 #include "../out/report_md.h"
 #include "../out/sarif.h"
@@ -35,6 +37,7 @@ const opt_spec report_opts[] = {
 /* Inputs gathered for report_build; everything owned here. */
 typedef struct gathered {
 	jv *bubbles, *counters, *tile, *occupancy, *variation, *missing, *sources;
+	jv *traits, *buckets;
 	char *repro;
 	char arch[32]; /* from the capture's agent-info CSV when nothing else names it */
 } gathered;
@@ -48,6 +51,8 @@ static void gathered_release(gathered *g)
 	jv_free(g->variation);
 	jv_free(g->missing);
 	jv_free(g->sources);
+	jv_free(g->traits);
+	jv_free(g->buckets);
 	free(g->repro);
 }
 
@@ -239,9 +244,8 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 	int64_t top = opts_int(&ctx->opts, "top", 10);
 	bubbles_params bo = {top < 10 ? 10 : (size_t)top, -1, 0};
 	/* code objects saved beside the trace fill missing .py lines and the kernel resources */
-	g->sources = codeobj_fill_sources(&in->trace);
-	if (bubbles_compute(&in->trace, &in->choice, &bo, &g->bubbles, NULL, ctx->warnings,
-			    &ctx->err))
+	g->sources = in->nvidia ? jv_object() : codeobj_fill_sources(&in->trace);
+	if (analysis_bubbles(ctx, in, &bo, &g->bubbles, NULL))
 		return -1;
 	*arch = in->trace.arch ? in->trace.arch
 			       : jv_string(jv_get(jv_get(g->bubbles, "dispatch"), "arch"));
@@ -265,6 +269,8 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 	g->occupancy = occupancy_obj(ctx, g, in, *arch);
 	g->variation = variation(ctx, in, g->bubbles);
 	g->repro = repro_cmd(ctx, in);
+	g->traits = kernel_traits_from_trace(&in->trace);
+	g->buckets = evloc_scan_trace(&in->trace);
 	return 0;
 }
 
@@ -331,6 +337,8 @@ int cmd_report(cmd_ctx *ctx)
 			    .tile = g.tile,
 			    .missing = g.missing,
 			    .sources = g.sources,
+			    .traits = g.traits,
+			    .entry_buckets = g.buckets,
 			    .kernel = kernel,
 			    .arch = arch,
 			    .bundle_kind = bundle_kind_name(in.src.kind),

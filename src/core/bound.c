@@ -10,8 +10,8 @@
 #define MFMA_FRAC_COMPUTE 0.5  /* counters: MFMA share of instructions */
 #define HBM_ROOF_MEMORY	  70.0 /* counters: % of calibrated HBM roof */
 #define L2_HIT_MEMORY	  50.0 /* counters: L2 hit rate in % */
-#define MFMA_LAT_COMPUTE  40.0 /* trace: mfma class % of totals.latency */
-#define MEM_STALL_MEMORY  40.0 /* trace: vmem_wait + vmem_issue % of totals.stall */
+#define MFMA_LAT_COMPUTE  40.0 /* trace: matrix (mfma / tensor) % of totals.latency */
+#define MEM_STALL_MEMORY  40.0 /* trace: global-memory classes % of totals.stall */
 #define SHARE_HIGH	  60.0
 
 static int counters_decide(const jv *c, bound_verdict *v)
@@ -62,51 +62,102 @@ static double class_latency(const jv *b, const char *klass)
 	return 0;
 }
 
-static void trace_decide(const jv *b, bound_verdict *v, const char *prefix)
+/* The memory measure per backend: the native classes that are a global-memory dependency
+ * (normalised memory_dependency without the scalar / constant loads: AMD smem_wait and NVIDIA
+ * imc_miss wait on kernel arguments and constants, not on the data stream) plus the
+ * global-memory issue throttle (the part of issue_throttle that is the memory queue). */
+static const char *const mem_amd[] = {"vmem_wait", "vmem_issue", NULL};
+static const char *const mem_nvidia[] = {"long_scoreboard", "lg_throttle", "tex_throttle", NULL};
+
+static double sum_stall(const jv *b, const char *const *classes)
+{
+	double s = 0;
+	for (size_t i = 0; classes[i]; i++)
+		s += rule_signals_class_stall(b, classes[i]);
+	return s;
+}
+
+typedef struct shares {
+	int nvidia;
+	double mem, matrix; /* matrix < 0: unknown */
+	const char *mem_what, *matrix_what, *stall_unit, *lat_unit;
+} shares;
+
+static void measure(const jv *b, const jv *traits, shares *m)
 {
 	const jv *tot = jv_get(b, "totals");
 	double lat = jv_num(jv_get(tot, "latency")), stall = jv_num(jv_get(tot, "stall"));
+	const char *be = jv_string(jv_get(b, "backend"));
+	m->nvidia = be && strcmp(be, "nvidia") == 0;
+	if (!m->nvidia) {
+		m->mem = pct(sum_stall(b, mem_amd), stall);
+		m->matrix = pct(class_latency(b, "mfma"), lat);
+		m->mem_what = "vmem_wait + vmem_issue", m->matrix_what = "mfma instructions";
+		m->stall_unit = "stall cycles", m->lat_unit = "total wave latency";
+		return;
+	}
+	m->mem = pct(sum_stall(b, mem_nvidia), stall);
+	const jv *ml = jv_get(jv_get(traits, "evidence"), "matrix_latency");
+	m->matrix = jv_is_num(ml) ? pct(jv_num(ml), lat) : -1;
+	m->mem_what = "long_scoreboard + lg_throttle + tex_throttle";
+	m->matrix_what = "tensor-core instructions (HMMA/HGMMA/IMMA/...)";
+	m->stall_unit = "stall samples", m->lat_unit = "all warp-state samples";
+}
+
+static void trace_decide(const jv *b, const jv *traits, bound_verdict *v, const char *prefix)
+{
+	const jv *tot = jv_get(b, "totals");
+	double lat = jv_num(jv_get(tot, "latency"));
+	shares m;
+	measure(b, traits, &m);
 	v->basis = "trace";
 	if (lat <= 0) {
 		v->bound = "unknown", v->confidence = "low", v->share = -1;
-		snprintf(v->why, sizeof v->why, "%strace: no latency cycles to judge from", prefix);
+		snprintf(v->why, sizeof v->why, "%strace: no %s to judge from", prefix,
+			 m.nvidia ? "warp-state samples" : "latency cycles");
 		return;
 	}
-	double mfma = pct(class_latency(b, "mfma"), lat);
-	double mem = pct(rule_signals_class_stall(b, "vmem_wait") +
-			     rule_signals_class_stall(b, "vmem_issue"),
-			 stall);
-	if (mfma >= MFMA_LAT_COMPUTE) {
-		v->bound = "compute", v->share = mfma;
-		v->confidence = mfma >= SHARE_HIGH ? "high" : "medium";
+	char mx[96];
+	if (m.matrix < 0)
+		snprintf(mx, sizeof mx,
+			 "matrix share unknown: no SASS to look for tensor-core "
+			 "instructions");
+	else
+		snprintf(mx, sizeof mx, "%s %.1f%% of %s", m.nvidia ? "tensor" : "mfma", m.matrix,
+			 m.lat_unit);
+	if (m.matrix >= MFMA_LAT_COMPUTE) {
+		v->bound = "compute", v->share = m.matrix;
+		v->confidence = m.matrix >= SHARE_HIGH ? "high" : "medium";
+		snprintf(v->why, sizeof v->why, "%strace: %s hold %.1f%% of %s (>= %.0f%%)", prefix,
+			 m.matrix_what, m.matrix, m.lat_unit, MFMA_LAT_COMPUTE);
+	} else if (m.mem >= MEM_STALL_MEMORY) {
+		v->bound = "memory", v->share = m.mem;
+		v->confidence = m.mem >= SHARE_HIGH ? "high" : "medium";
 		snprintf(v->why, sizeof v->why,
-			 "%strace: mfma instructions hold %.1f%% of total wave latency (>= %.0f%%)",
-			 prefix, mfma, MFMA_LAT_COMPUTE);
-	} else if (mem >= MEM_STALL_MEMORY) {
-		v->bound = "memory", v->share = mem;
-		v->confidence = mem >= SHARE_HIGH ? "high" : "medium";
-		snprintf(v->why, sizeof v->why,
-			 "%strace: vmem_wait + vmem_issue hold %.1f%% of stall cycles (>= %.0f%%); "
+			 "%strace: %s hold %.1f%% of %s (>= %.0f%%); "
 			 "the trace cannot tell bandwidth from latency, counters can",
-			 prefix, mem, MEM_STALL_MEMORY);
+			 prefix, m.mem_what, m.mem, m.stall_unit, MEM_STALL_MEMORY);
 	} else {
-		v->bound = "latency", v->confidence = "low", v->share = mem;
-		snprintf(
-		    v->why, sizeof v->why,
-		    "%strace: neither memory (vmem %.1f%% of stall cycles) nor mfma (%.1f%% of "
-		    "latency) dominates",
-		    prefix, mem, mfma);
+		v->bound = "latency", v->confidence = "low", v->share = m.mem;
+		snprintf(v->why, sizeof v->why,
+			 "%strace: neither memory (%s %.1f%% of %s) nor matrix (%s) dominates",
+			 prefix, m.mem_what, m.mem, m.stall_unit, mx);
 	}
 }
 
-void bound_decide(const jv *bubbles, const jv *counters, bound_verdict *v)
+void bound_decide_traits(const jv *bubbles, const jv *counters, const jv *traits, bound_verdict *v)
 {
 	memset(v, 0, sizeof *v);
 	v->calibrated = -1;
 	v->share = -1;
 	if (counters && counters_decide(counters, v))
 		return;
-	trace_decide(bubbles, v, counters ? "counters inconclusive; " : "");
+	trace_decide(bubbles, traits, v, counters ? "counters inconclusive; " : "");
+}
+
+void bound_decide(const jv *bubbles, const jv *counters, bound_verdict *v)
+{
+	bound_decide_traits(bubbles, counters, NULL, v);
 }
 
 jv *bound_to_jv(const bound_verdict *v)

@@ -6,10 +6,16 @@
  *   memory   if memory.calibrated is true and memory.pct_of_hbm_roof >= 70     (high)
  *   memory   if memory.l2_hit_rate < 50                                        (medium)
  * Absolute HBM bandwidth is used only when calibrated (DESIGN §4.2.6). Otherwise basis
- * "trace", from the `bubbles` stall taxonomy (shares of totals.stall / totals.latency):
- *   compute  if the mfma class holds >= 40% of total latency cycles
- *   memory   if vmem_wait + vmem_issue hold >= 40% of stall cycles (the trace cannot tell
- *            bandwidth from latency; the reason says so)
+ * "trace", from the `bubbles` stall taxonomy (shares of totals.stall / totals.latency), the
+ * same on both backends in terms of the normalised classes:
+ *   compute  if matrix instructions hold >= 40% of totals.latency: AMD the mfma class's
+ *            latency cycles; NVIDIA the samples on tensor-core SASS (HMMA/HGMMA/IMMA/...;
+ *            kernel_traits evidence.matrix_latency) — unknown, never compute, without SASS
+ *   memory   if the global-memory classes hold >= 40% of totals.stall: the normalised
+ *            memory_dependency without scalar/constant loads, plus the global-memory issue
+ *            throttle. AMD vmem_wait + vmem_issue (smem_wait = kernel-argument loads is not
+ *            the data stream); NVIDIA long_scoreboard + lg_throttle + tex_throttle (imc_miss
+ *            is the constant cache). The trace cannot tell bandwidth from latency.
  *   latency  otherwise (the residual: neither dominates)
  *   unknown  when the trace has no latency cycles
  * Confidence: high when the deciding share is >= 60%, medium when >= 40% (counters: as above),
@@ -28,8 +34,13 @@ typedef struct bound_verdict {
 	char why[384];		/* one sentence with the numbers */
 } bound_verdict;
 
-/* Decides from counters (may be NULL) and the bubbles object. Never fails. */
+/* Decides from counters (may be NULL) and the bubbles object. Never fails. The backend is
+ * bubbles "backend" (absent = amd); the NVIDIA unit is warp-state samples and the reason says
+ * so. */
 void bound_decide(const jv *bubbles, const jv *counters, bound_verdict *v);
+/* The same with the kernel traits (kernel_traits.h; may be NULL), which carry the NVIDIA
+ * tensor-core share (evidence.matrix_latency). */
+void bound_decide_traits(const jv *bubbles, const jv *counters, const jv *traits, bound_verdict *v);
 /* {"bound","basis","confidence","calibrated","why"}; owned by the caller. */
 jv *bound_to_jv(const bound_verdict *v);
 /* 1 when rule gating should apply (the verdict is not unknown). */

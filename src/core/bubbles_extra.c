@@ -43,7 +43,8 @@ jv *bub_occupancy(const bub *b, jv *warnings, fp_err *e)
 			jv_free(r);
 			return NULL;
 		}
-		jv_set(r, "observed", occupancy_observed(&o, b->agg.cus, b->agg.n_cus, b->d->kernel));
+		jv_set(r, "observed",
+		       occupancy_observed(&o, b->agg.cus, b->agg.n_cus, b->d->kernel));
 		att_occupancy_release(&o);
 	}
 	free(path);

@@ -7,6 +7,7 @@
 #include "../base/xalloc.h"
 #include "../out/json_write.h"
 #include "../read/json_parse.h"
+#include "ncu_bundle.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,13 +99,17 @@ int bundle_open(bundle *b, const char *path, fp_err *e)
 		b->kind = BUNDLE_DISPATCH;
 		return 0;
 	}
-	if (has_att_tree(b->dir)) {
+	if (has_att_tree(b->dir) || ncu_bundle_has_exports(b->dir)) {
 		b->kind = BUNDLE_CAPTURE;
 		return 0;
 	}
+	if (ncu_dir_has_exports(b->dir)) {
+		b->kind = BUNDLE_DISPATCH; /* a raw Nsight Compute export directory */
+		return 0;
+	}
 	fp_fail(e, ERR_NOT_A_BUNDLE,
-		"%s is not a flyprof bundle, a capture (att/<tag>/ui_output_*) or a dispatch "
-		"directory (code.json)",
+		"%s is not a flyprof bundle, a capture (att/<tag>/ui_output_* or ncu/), a dispatch "
+		"directory (code.json) or a directory of Nsight Compute exports",
 		b->dir);
 	fp_err_set_help(e, "pass --bundle a directory made by flyprof, a rocprofv3 ATT capture or "
 			   "a ui_output_agent_*_dispatch_* directory");

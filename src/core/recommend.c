@@ -2,13 +2,16 @@
 #include "recommend.h"
 
 #include "../base/xalloc.h"
+#include "evidence_loc.h"
+#include "report.h"
 #include "rule_signals.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_WAVES_PER_SIMD_DEFAULT 8 /* CDNA3/CDNA4 wave slots per SIMD (hardware.md §2) */
+#define MAX_WAVES_PER_SIMD_DEFAULT 8  /* CDNA3/CDNA4 wave slots per SIMD (hardware.md §2) */
+#define MAX_WARPS_PER_SMSP_DEFAULT 16 /* H100/H200: 64 warps per SM / 4 schedulers */
 
 static double pct(double part, double whole)
 {
@@ -41,15 +44,6 @@ const char *recommend_largest_class(const jv *bubbles)
 
 /* ---- evidence ---- */
 
-static const jv *wait_of(const jv *bubbles, const jv *code_line)
-{
-	const jv *w = jv_get(bubbles, "waits");
-	for (size_t i = 0; code_line && i < jv_len(w); i++)
-		if (jv_equal(jv_get(jv_at(w, i), "code_line"), code_line))
-			return jv_at(w, i);
-	return NULL;
-}
-
 static jv *waits_on(const jv *wait)
 {
 	jv *arr = jv_array();
@@ -65,7 +59,7 @@ static jv *waits_on(const jv *wait)
 	return arr;
 }
 
-static void class_hotspot(jv *ev, const jv *bubbles, const char *klass)
+static void class_hotspot(jv *ev, const jv *bubbles, const char *klass, const jv *buckets)
 {
 	const jv *ce = class_entry(bubbles, klass);
 	const jv *top = jv_at(jv_get(ce, "top"), 0);
@@ -89,7 +83,8 @@ static void class_hotspot(jv *ev, const jv *bubbles, const char *klass)
 		    ev, "none_reason",
 		    "the hot instruction has no source line in code.json (compiler-generated "
 		    "or no debug info); the ISA is the evidence");
-	const jv *w = wait_of(bubbles, jv_get(top, "code_line"));
+	evloc_fill(ev, h, bubbles, ce, top, buckets);
+	const jv *w = evloc_wait_of(bubbles, jv_get(top, "code_line"));
 	if (w) {
 		jv_set(ev, "waits_on", waits_on(w));
 		if (jv_get(w, "split"))
@@ -108,7 +103,8 @@ static jv *cond_jv(const rule_cond *c, const jv *signals)
 	return o;
 }
 
-static jv *evidence(const rule *ru, const jv *bubbles, const jv *signals, const jv *occupancy)
+static jv *evidence(const rule *ru, const jv *bubbles, const jv *signals, const jv *occupancy,
+		    const jv *buckets)
 {
 	jv *ev = cond_jv(&ru->conds[0], signals);
 	if (ru->n_conds > 1) {
@@ -129,18 +125,24 @@ static jv *evidence(const rule *ru, const jv *bubbles, const jv *signals, const 
 			   "a roofline finding is about the whole kernel's traffic, not one "
 			   "instruction");
 	} else
-		class_hotspot(ev, bubbles, ru->klass);
+		class_hotspot(ev, bubbles, ru->klass, buckets);
 	return ev;
 }
 
 /* ---- gain upper bound ---- */
 
+/* The stalls more resident waves can hide: AMD vmem_wait + lds_wait + smem_wait + barrier;
+ * NVIDIA the same situations as stall reasons (long/short scoreboard, imc_miss, barrier). */
 static double dependency_stall(const jv *b)
 {
-	static const char *const dep[] = {"vmem_wait", "lds_wait", "smem_wait", "barrier"};
+	static const char *const dep[] = {"vmem_wait", "lds_wait", "smem_wait", "barrier", NULL};
+	static const char *const dep_nv[] = {"long_scoreboard", "short_scoreboard", "imc_miss",
+					     "barrier", NULL};
+	const char *be = jv_string(jv_get(b, "backend"));
+	const char *const *list = be && strcmp(be, "nvidia") == 0 ? dep_nv : dep;
 	double s = 0;
-	for (size_t i = 0; i < 4; i++)
-		s += rule_signals_class_stall(b, dep[i]);
+	for (size_t i = 0; list[i]; i++)
+		s += rule_signals_class_stall(b, list[i]);
 	return s;
 }
 
@@ -149,18 +151,22 @@ static double gain(const rule *ru, const jv *b, const jv *signals, const jv *occ
 {
 	double lat = jv_num(jv_get(jv_get(b, "totals"), "latency"));
 	double up = 0, key;
+	report_words w;
+	report_words_of(b, &w);
 	jv_set_str(g, "kind", "upper_bound");
 	if (strcmp(ru->klass, "occupancy") == 0) {
 		const jv *th = jv_get(occupancy, "theoretical");
-		double w = jv_num(jv_get(th, "waves_per_simd"));
+		double wv = jv_num(jv_get(th, "waves_per_simd"));
 		double mx = jv_is_num(jv_get(th, "max_waves_per_simd"))
 				? jv_num(jv_get(th, "max_waves_per_simd"))
-				: MAX_WAVES_PER_SIMD_DEFAULT;
-		double free_frac = mx > 0 && w < mx ? 1.0 - w / mx : 0.0;
+			    : w.samples ? MAX_WARPS_PER_SMSP_DEFAULT
+					: MAX_WAVES_PER_SIMD_DEFAULT;
+		double free_frac = mx > 0 && wv < mx ? 1.0 - wv / mx : 0.0;
 		up = pct(dependency_stall(b), lat) * free_frac;
 		jv_set_str(g, "kind", "upper_bound_estimate");
 		jv_set_str(g, "basis",
-			   "dependency stall (vmem_wait+lds_wait+smem_wait+barrier) share of "
+			   "dependency stall (AMD vmem_wait+lds_wait+smem_wait+barrier; NVIDIA "
+			   "long_scoreboard+short_scoreboard+imc_miss+barrier) share of "
 			   "totals.latency x (1 - theoretical/max waves per SIMD): more resident "
 			   "waves can at most hide the dependency stalls");
 		key = up * ru->priority;
@@ -174,13 +180,17 @@ static double gain(const rule *ru, const jv *b, const jv *signals, const jv *occ
 	} else {
 		up = pct(rule_signals_class_stall(b, ru->klass), lat);
 		jv_set_str(g, "basis",
-			   "this class's stall cycles / totals.latency: removing every "
-			   "stall cycle of the class cannot save more; the wall-time "
-			   "gain is usually smaller");
+			   w.samples
+			       ? "this class's stall samples / totals.latency (all warp-state "
+				 "samples): removing every stall sample of the class cannot "
+				 "save more; the wall-time gain is usually smaller"
+			       : "this class's stall cycles / totals.latency: removing every "
+				 "stall cycle of the class cannot save more; the wall-time "
+				 "gain is usually smaller");
 		key = up;
 	}
 	jv_set_round(g, "upper_bound_pct", up, 2);
-	jv_set_str(g, "denominator", "totals.latency (latency cycles summed over traced waves)");
+	jv_set_str(g, "denominator", w.totals);
 	return key;
 }
 
@@ -209,6 +219,9 @@ static jv *knob_jv(const rule *ru)
 	jv_set(k, "kind", jv_copy(jv_get(ru->knob_v, "kind")));
 	jv_set(k, "api", jv_copy(jv_get(ru->knob_v, "api")));
 	jv_set(k, "effect", jv_copy(jv_get(ru->knob_v, "effect")));
+	jv_set(k, "language",
+	       jv_get(ru->knob_v, "language") ? jv_copy(jv_get(ru->knob_v, "language"))
+					      : jv_str("flydsl"));
 	return k;
 }
 
@@ -222,7 +235,17 @@ static void set_confidence(jv *r, const rule *ru)
 	const jv *ev = jv_get(r, "evidence");
 	const jv *hs = jv_get(ev, "hotspot");
 	const char *why = NULL;
-	if (hs && hs->type == JV_OBJECT && jv_num(jv_get(hs, "pct_of_class_stall")) < 10)
+	const char *kind = jv_string(jv_get(hs, "source_kind"));
+	int on_bucket = kind && strcmp(kind, "entry_bucket") == 0;
+	const jv *act = jv_get(ev, "actionable");
+	if (on_bucket && !jv_string(jv_get(ev, "actionable_source")))
+		why = "lowered: the class's stall sits on the kernel-entry bucket and no other "
+		      ".py line is attributable";
+	else if (on_bucket && jv_get(act, "pct_of_class_stall") &&
+		 jv_num(jv_get(act, "pct_of_class_stall")) < 10)
+		why = "lowered: the actionable line holds under 10% of the class's stall (the "
+		      "rest sits on the kernel-entry bucket)";
+	else if (hs && hs->type == JV_OBJECT && jv_num(jv_get(hs, "pct_of_class_stall")) < 10)
 		why = "lowered: the hot instruction holds under 10% of the class's stall";
 	else if (hs && hs->type == JV_OBJECT && jv_string(jv_get(ev, "none_reason")))
 		why = "lowered: the hot instruction has no .py line";
@@ -232,11 +255,15 @@ static void set_confidence(jv *r, const rule *ru)
 	jv_set_str(r, "rule_confidence", ru->confidence);
 	jv_set_str(r, "confidence_basis",
 		   why ? why
+		   : on_bucket
+		       ? "the rule's confidence; the hot instruction sits on the "
+			 "kernel-entry bucket, the actionable line comes from evidence.actionable"
 		       : "the rule's confidence; the evidence is "
 			 "concentrated on a mapped instruction");
 }
 
-static jv *rec_jv(const rule *ru, const jv *b, const jv *signals, const jv *occ, double *key)
+static jv *rec_jv(const rule *ru, const jv *b, const jv *signals, const jv *occ, const jv *buckets,
+		  double *key)
 {
 	jv *r = jv_object();
 	jv_set_int(r, "rank", 0);
@@ -247,11 +274,24 @@ static jv *rec_jv(const rule *ru, const jv *b, const jv *signals, const jv *occ,
 	jv_set_str(r, "expected", ru->expected);
 	jv_set_str(r, "verify", ru->verify);
 	jv_set_str(r, "confidence", ru->confidence);
-	jv_set(r, "evidence", evidence(ru, b, signals, occ));
+	jv_set(r, "evidence", evidence(ru, b, signals, occ, buckets));
 	set_confidence(r, ru);
 	*key = gain(ru, b, signals, occ, jv_set(r, "gain", jv_object()));
 	jv_set_str(r, "gate", rule_gate_text(ru->gate));
 	return r;
+}
+
+/* A rule for another kernel family: listed with the reason, and whether its signal held (so a
+ * reader sees what would have fired). */
+static void note_not_applicable(jv *arr, const rule *ru, const rule_outcome *o, const char *why)
+{
+	jv *n = jv_push(arr, jv_object());
+	jv_set_str(n, "rule", ru->id);
+	jv_set_str(n, "class", ru->klass);
+	jv_set_str(n, "status", "not_applicable");
+	jv_set_str(n, "knob", ru->knob);
+	jv_set_str(n, "reason", why);
+	jv_set_bool(n, "signal_held", o->status == RULE_FIRED || o->status == RULE_GATED);
 }
 
 static void note_not_fired(jv *arr, const rule *ru, const rule_outcome *o, const char *bound)
@@ -276,7 +316,14 @@ static const char *largest_missing_reason(const jv *not_fired, const char *large
 		const jv *n = jv_at(not_fired, i);
 		if (strcmp(jv_string(jv_get(n, "class")), largest) != 0)
 			continue;
-		return strcmp(jv_string(jv_get(n, "status")), "gated") == 0
+		const char *st = jv_string(jv_get(n, "status"));
+		if (strcmp(st, "not_applicable") == 0) {
+			if (!jv_get(n, "signal_held") || !jv_get(n, "signal_held")->v.b)
+				continue;
+			return "its rules that fired belong to another kernel family (see "
+			       "not_fired: not_applicable)";
+		}
+		return strcmp(st, "gated") == 0
 			   ? "its rules are gated out by the bound verdict"
 			   : "its rules need a signal that is absent (see not_fired)";
 	}
@@ -314,19 +361,30 @@ static jv *why_rank1(const jv *recs, const jv *not_fired, const jv *b)
 }
 
 void recommend_run(const rules *r, const jv *bubbles, const jv *signals, const jv *occupancy,
-		   const bound_verdict *bv, recommend_result *out)
+		   const bound_verdict *bv, const jv *traits, const jv *buckets,
+		   recommend_result *out)
 {
 	cand *cs = xcalloc(r->n ? r->n : 1, sizeof *cs);
 	size_t n = 0;
 	out->not_fired = jv_array();
+	out->other_platform = 0;
 	for (size_t i = 0; i < r->n; i++) {
+		if (!rule_for_platform(&r->v[i], traits)) {
+			out->other_platform++;
+			continue;
+		}
 		rule_outcome o;
 		rule_eval(&r->v[i], signals, bv->bound, bound_gates(bv), &o);
+		char why[160];
+		if (!rule_applies(&r->v[i], traits, why, sizeof why)) {
+			note_not_applicable(out->not_fired, &r->v[i], &o, why);
+			continue;
+		}
 		if (o.status == RULE_NO_SIGNAL || o.status == RULE_GATED)
 			note_not_fired(out->not_fired, &r->v[i], &o, bv->bound);
 		if (o.status != RULE_FIRED)
 			continue;
-		cs[n].rec = rec_jv(&r->v[i], bubbles, signals, occupancy, &cs[n].key);
+		cs[n].rec = rec_jv(&r->v[i], bubbles, signals, occupancy, buckets, &cs[n].key);
 		cs[n].priority = r->v[i].priority;
 		cs[n].order = i;
 		n++;

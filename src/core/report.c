@@ -2,6 +2,8 @@
 #include "report.h"
 
 #include "bound.h"
+#include "evidence_loc.h"
+#include "kernel_traits.h"
 #include "recommend.h"
 #include "rule_signals.h"
 
@@ -13,6 +15,19 @@ static double pct(double part, double whole)
 	return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
+void report_words_of(const jv *doc, report_words *w)
+{
+	const char *u = jv_string(jv_get(doc, "unit"));
+	w->samples = u && strcmp(u, "samples") == 0;
+	w->unit = w->samples ? "samples" : "cycles";
+	w->stall = w->samples ? "stall samples" : "stall cycles";
+	w->latency = w->samples ? "warp-state samples" : "wave latency";
+	w->gain_of = w->samples ? "all warp-state samples" : "latency";
+	w->totals = w->samples ? "all warp-state samples (totals.latency: every Nsight Compute "
+				 "sample of every sampled warp, stalled or issuing)"
+			       : "totals.latency (latency cycles summed over traced waves)";
+}
+
 static jv *copy_or_null(const jv *v)
 {
 	return v ? jv_copy(v) : jv_null();
@@ -22,10 +37,15 @@ static jv *taxonomy(const jv *b)
 {
 	const jv *tot = jv_get(b, "totals");
 	double stall = jv_num(jv_get(tot, "stall")), lat = jv_num(jv_get(tot, "latency"));
+	report_words w;
+	report_words_of(b, &w);
 	jv *t = jv_object();
 	jv_set_str(t, "denominator",
-		   "pct_of_stall: % of totals.stall; stall_pct_of_latency: % of "
-		   "totals.latency (cycles summed over traced waves)");
+		   w.samples ? "pct_of_stall: % of totals.stall (stall samples); "
+			       "stall_pct_of_latency: % of totals.latency (all warp-state samples: "
+			       "Nsight Compute samples, not cycles)"
+			     : "pct_of_stall: % of totals.stall; stall_pct_of_latency: % of "
+			       "totals.latency (cycles summed over traced waves)");
 	jv_set_round(t, "bubble_threshold_pct_of_stall", REPORT_BUBBLE_PCT, 1);
 	jv *arr = jv_set(t, "classes", jv_array());
 	const jv *cls = jv_get(b, "classes");
@@ -78,35 +98,69 @@ static jv *occupancy_section(const jv *occ)
 	return o;
 }
 
+/* " at X.py:L" for the largest class, or, when its hot line is the kernel-entry bucket, the
+ * actionable line with the bucket named as such (evidence_loc.h). */
+static int headline_location(char *buf, size_t sz, const jv *b, const jv *buckets)
+{
+	const jv *ce = jv_at(jv_get(b, "classes"), 0);
+	const jv *top = jv_at(jv_get(ce, "top"), 0);
+	const char *src = jv_string(jv_get(top, "source"));
+	if (!src || !*src)
+		return 0;
+	jv *ev = jv_object(), *h = jv_object();
+	evloc_fill(ev, h, b, ce, top, buckets);
+	const char *act = jv_string(jv_get(ev, "actionable_source"));
+	const char *via = jv_string(jv_get(jv_get(ev, "actionable"), "via"));
+	int n;
+	if (strcmp(jv_string(jv_get(h, "source_kind")), "entry_bucket") != 0)
+		n = snprintf(buf, sz, " at %s", src);
+	else if (act)
+		n = snprintf(buf, sz,
+			     " at %s (%s; the hot instruction sits on the kernel-entry "
+			     "bucket %s)",
+			     act,
+			     via && strcmp(via, "wait_producer") == 0
+				 ? "the load the hot wait waits on"
+				 : "its hottest instruction off the kernel-entry bucket",
+			     src);
+	else
+		n = snprintf(buf, sz,
+			     " on the kernel-entry bucket %s (no attributable source line)", src);
+	jv_free(ev);
+	jv_free(h);
+	return n;
+}
+
 static void add_headline(jv *rep, const jv *b, const char *kernel)
 {
 	const jv *bound = jv_get(rep, "bound");
 	const jv *tot = jv_get(b, "totals");
 	const jv *c0 = jv_at(jv_get(jv_get(rep, "stall_taxonomy"), "classes"), 0);
 	const jv *r1 = jv_at(jv_get(rep, "recommendations"), 0);
+	report_words w;
+	report_words_of(b, &w);
 	char buf[1024];
-	int n = snprintf(buf, sizeof buf,
-			 "%s: %s-bound (%s, %s confidence); stall is %.1f%% of wave latency",
-			 kernel ? kernel : "kernel", jv_string(jv_get(bound, "bound")),
-			 jv_string(jv_get(bound, "basis")), jv_string(jv_get(bound, "confidence")),
-			 pct(jv_num(jv_get(tot, "stall")), jv_num(jv_get(tot, "latency"))));
+	int n =
+	    snprintf(buf, sizeof buf, "%s: %s-bound (%s, %s confidence); stall is %.1f%% of %s",
+		     kernel ? kernel : "kernel", jv_string(jv_get(bound, "bound")),
+		     jv_string(jv_get(bound, "basis")), jv_string(jv_get(bound, "confidence")),
+		     pct(jv_num(jv_get(tot, "stall")), jv_num(jv_get(tot, "latency"))), w.latency);
 	if (c0 && n > 0 && (size_t)n < sizeof buf)
-		n += snprintf(buf + n, sizeof buf - (size_t)n,
-			      "; largest bubble %s = %.1f%% of stall",
-			      jv_string(jv_get(c0, "class")), jv_num(jv_get(c0, "pct_of_stall")));
+		n += snprintf(buf + n, sizeof buf - (size_t)n, "; largest bubble %s = %.1f%% of %s",
+			      jv_string(jv_get(c0, "class")), jv_num(jv_get(c0, "pct_of_stall")),
+			      w.samples ? w.stall : "stall");
 	/* the hot line of the largest class (bubbles.classes is sorted by stall) */
-	const jv *top = jv_at(jv_get(jv_at(jv_get(b, "classes"), 0), "top"), 0);
-	const char *src = jv_string(jv_get(top, "source"));
-	if (src && *src && n > 0 && (size_t)n < sizeof buf)
-		n += snprintf(buf + n, sizeof buf - (size_t)n, " at %s", src);
+	if (n > 0 && (size_t)n < sizeof buf)
+		n += headline_location(buf + n, sizeof buf - (size_t)n, b,
+				       jv_get(rep, "entry_buckets"));
 	const jv *g = jv_get(r1, "gain");
 	const char *kind = jv_string(jv_get(g, "kind"));
 	if (r1 && n > 0 && (size_t)n < sizeof buf)
-		snprintf(buf + n, sizeof buf - (size_t)n, "; rank 1: %s (%s), %s %.1f%% of latency",
+		snprintf(buf + n, sizeof buf - (size_t)n, "; rank 1: %s (%s), %s %.1f%% of %s",
 			 jv_string(jv_get(jv_get(r1, "knob"), "id")), jv_string(jv_get(r1, "rule")),
 			 kind && strcmp(kind, "upper_bound") == 0 ? "upper bound"
 								  : "estimated upper bound",
-			 jv_num(jv_get(g, "upper_bound_pct")));
+			 jv_num(jv_get(g, "upper_bound_pct")), w.gain_of);
 	else if (!r1 && n > 0 && (size_t)n < sizeof buf)
 		snprintf(buf + n, sizeof buf - (size_t)n, "; no rule fired");
 	jv_set_str(rep, "headline", buf);
@@ -114,15 +168,21 @@ static void add_headline(jv *rep, const jv *b, const char *kernel)
 
 static const char *ranking_rule =
     "rank by the gain upper bound in % of totals.latency (class rules: the class's stall "
-    "cycles; occupancy/roofline findings: their estimate x priority), then by rule priority, "
+    "cycles, or warp-state samples on NVIDIA; occupancy/roofline findings: their estimate x "
+    "priority), then by rule priority, "
     "then by rules-file order; so rank 1 addresses the largest bubble class unless an "
     "occupancy or roofline finding has a larger estimate, and why_rank_1 says which";
 
-static jv *first_n(const jv *arr, size_t n)
+/* The first n items of a bubbles list, each flagged "entry_bucket" when its source line is a
+ * kernel-entry bucket (evidence_loc.h). */
+static jv *first_n(const jv *arr, size_t n, const jv *buckets)
 {
 	jv *out = jv_array();
-	for (size_t i = 0; i < jv_len(arr) && i < n; i++)
-		jv_push(out, jv_copy(jv_at(arr, i)));
+	for (size_t i = 0; i < jv_len(arr) && i < n; i++) {
+		jv *c = jv_push(out, jv_copy(jv_at(arr, i)));
+		jv_set_bool(c, "entry_bucket",
+			    evloc_on_bucket(buckets, jv_string(jv_get(c, "source"))));
+	}
 	return out;
 }
 
@@ -135,25 +195,36 @@ jv *report_build(const report_inputs *in, const rules *r)
 	jv_set(rep, "arch", in->arch ? jv_str(in->arch) : jv_null());
 	jv_set(rep, "bundle_kind", in->bundle_kind ? jv_str(in->bundle_kind) : jv_null());
 	jv_set(rep, "dispatch", copy_or_null(jv_get(b, "dispatch")));
+	report_words w;
+	report_words_of(b, &w);
+	const char *be = jv_string(jv_get(b, "backend"));
+	jv_set_str(rep, "backend", be && strcmp(be, "nvidia") == 0 ? "nvidia" : "amd");
+	jv_set_str(rep, "unit", w.unit);
 	jv_set_str(rep, "headline", "");
+	jv *traits = in->traits ? jv_copy(in->traits) : kernel_traits_from_bubbles(b);
+	kernel_traits_add_platform(traits, b);
 	bound_verdict bv;
-	bound_decide(b, in->counters, &bv);
+	bound_decide_traits(b, in->counters, traits, &bv);
 	jv_set(rep, "bound", bound_to_jv(&bv));
 	jv_set(rep, "totals", copy_or_null(jv_get(b, "totals")));
 	jv_set(rep, "stall_taxonomy", taxonomy(b));
 	jv_set(rep, "occupancy", occupancy_section(in->occupancy));
 	jv_set(rep, "wave_states", copy_or_null(jv_get(b, "wave_states")));
+	jv_set(rep, "kernel_traits", traits);
+	const jv *buckets = jv_set(rep, "entry_buckets",
+				   in->entry_buckets ? jv_copy(in->entry_buckets) : jv_object());
 	jv *sig = rule_signals_build(b, in->counters, in->occupancy);
 	recommend_result rr;
-	recommend_run(r, b, sig, in->occupancy, &bv, &rr);
+	recommend_run(r, b, sig, in->occupancy, &bv, traits, buckets, &rr);
 	jv_set(rep, "recommendations", rr.recs);
 	jv_set(rep, "why_rank_1", rr.why_rank1);
 	jv_set(rep, "not_fired", rr.not_fired);
+	jv_set_int(rep, "rules_other_platform", (int64_t)rr.other_platform);
 	jv_set_str(rep, "ranking_rule", ranking_rule);
 	jv_set(rep, "signals", sig);
-	jv_set(rep, "evidence_hotspots", first_n(jv_get(b, "hotspots"), 5));
-	jv_set(rep, "lines", first_n(jv_get(b, "lines"), 5));
-	jv_set(rep, "waits", first_n(jv_get(b, "waits"), 5));
+	jv_set(rep, "evidence_hotspots", first_n(jv_get(b, "hotspots"), 5, buckets));
+	jv_set(rep, "lines", first_n(jv_get(b, "lines"), 5, buckets));
+	jv_set(rep, "waits", first_n(jv_get(b, "waits"), 5, buckets));
 	jv_set(rep, "variation", copy_or_null(in->variation));
 	jv_set(rep, "counters", copy_or_null(in->counters));
 	jv_set(rep, "tile", copy_or_null(in->tile));
@@ -184,7 +255,16 @@ static jv *short_rec(const jv *rep, const jv *r)
 	jv_set_round(o, "class_pct_of_stall", class_pct(rep, jv_string(jv_get(r, "class"))), 2);
 	jv_set(o, "knob", jv_copy(jv_get(jv_get(r, "knob"), "id")));
 	jv_set(o, "api", jv_copy(jv_get(jv_get(r, "knob"), "api")));
-	jv_set(o, "source", copy_or_null(jv_get(hs, "source")));
+	/* the line to act on; the hot instruction's own line when that is an entry bucket */
+	jv_set(o, "source", copy_or_null(jv_get(ev, "actionable_source")));
+	const char *kind = jv_string(jv_get(hs, "source_kind"));
+	const jv *via = jv_get(jv_get(ev, "actionable"), "via");
+	if (kind && strcmp(kind, "entry_bucket") == 0) {
+		jv_set(o, "source_basis", via ? jv_copy(via) : jv_null());
+		jv_set(o, "entry_bucket_source", jv_copy(jv_get(hs, "source")));
+	} else if (kind)
+		jv_set_str(o, "source_basis",
+			   strcmp(kind, "line") == 0 ? "hot_instruction" : "none");
 	jv_set(o, "isa", copy_or_null(jv_get(hs, "isa")));
 	jv_set(o, "gain_upper_bound_pct_of_latency",
 	       jv_copy(jv_get(jv_get(r, "gain"), "upper_bound_pct")));
@@ -204,6 +284,7 @@ jv *report_headlines(const jv *rep)
 	jv_set(h, "bound", copy_or_null(jv_get(bd, "bound")));
 	jv_set(h, "bound_basis", copy_or_null(jv_get(bd, "basis")));
 	jv_set(h, "bound_confidence", copy_or_null(jv_get(bd, "confidence")));
+	jv_set(h, "kernel_kind", copy_or_null(jv_get(jv_get(rep, "kernel_traits"), "kind")));
 	jv_set(h, "largest_class", c0 ? jv_copy(jv_get(c0, "class")) : jv_null());
 	jv_set(h, "largest_class_pct_of_stall",
 	       c0 ? jv_copy(jv_get(c0, "pct_of_stall")) : jv_null());
@@ -211,10 +292,12 @@ jv *report_headlines(const jv *rep)
 	jv *f = jv_set(h, "findings", jv_array());
 	jv_push(f, jv_strf("bound: %s (%s, %s confidence)", jv_string(jv_get(bd, "bound")),
 			   jv_string(jv_get(bd, "basis")), jv_string(jv_get(bd, "confidence"))));
+	report_words w;
+	report_words_of(rep, &w);
 	if (c0)
-		jv_push(f, jv_strf("largest bubble: %s, %.1f%% of stall cycles",
-				   jv_string(jv_get(c0, "class")),
-				   jv_num(jv_get(c0, "pct_of_stall"))));
+		jv_push(f,
+			jv_strf("largest bubble: %s, %.1f%% of %s", jv_string(jv_get(c0, "class")),
+				jv_num(jv_get(c0, "pct_of_stall")), w.stall));
 	if (r1)
 		jv_push(f, jv_strf("rank 1: %s -> %s", jv_string(jv_get(r1, "rule")),
 				   jv_string(jv_get(jv_get(r1, "knob"), "api"))));
@@ -233,6 +316,7 @@ jv *report_summary(const jv *rep, int top)
 	jv_set(d, "kernel", copy_or_null(jv_get(rep, "kernel")));
 	jv_set(d, "headline", copy_or_null(jv_get(rep, "headline")));
 	jv_set(d, "bound", copy_or_null(jv_get(rep, "bound")));
+	jv_set(d, "kernel_kind", copy_or_null(jv_get(jv_get(rep, "kernel_traits"), "kind")));
 	const jv *recs = jv_get(rep, "recommendations");
 	jv *arr = jv_set(d, "recommendations", jv_array());
 	for (size_t i = 0; i < jv_len(recs) && (top <= 0 || i < (size_t)top); i++)

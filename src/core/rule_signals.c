@@ -41,13 +41,17 @@ static void class_signals(jv *s, const jv *b)
 	double hits = 0;
 	for (size_t i = 0; dyn && dyn->type == JV_OBJECT && i < dyn->v.obj.n; i++)
 		hits += jv_num(dyn->v.obj.vals[i]);
-	for (size_t i = 0; rules_native_classes[i]; i++) {
-		const char *c = rules_native_classes[i];
-		double cs = rule_signals_class_stall(b, c);
-		set_pct(s, c, "pct_of_stall", pct(cs, stall));
-		set_pct(s, c, "stall_pct_of_latency", pct(cs, lat));
-		set_pct(s, c, "pct_of_hits", pct(jv_num(jv_get(dyn, c)), hits));
-	}
+	/* both vendors' native names (a class absent from this trace is 0; "barrier" is in
+	 * both lists and is set twice with the same value) */
+	const char *const *lists[] = {rules_native_classes, rules_nvidia_classes};
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; lists[l][i]; i++) {
+			const char *c = lists[l][i];
+			double cs = rule_signals_class_stall(b, c);
+			set_pct(s, c, "pct_of_stall", pct(cs, stall));
+			set_pct(s, c, "stall_pct_of_latency", pct(cs, lat));
+			set_pct(s, c, "pct_of_hits", pct(jv_num(jv_get(dyn, c)), hits));
+		}
 	const jv *norm = jv_get(b, "normalized");
 	for (size_t i = 0; rules_normalized_classes[i]; i++) {
 		const char *c = rules_normalized_classes[i];

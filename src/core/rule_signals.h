@@ -1,7 +1,8 @@
 /* The signals the rules are evaluated against (rules.h): one flat JSON object of named values
  * built from the `bubbles` object, counters.json (optional) and the occupancy object.
  *
- *   <native>.pct_of_stall          the class's share of totals.stall, in %
+ *   <native>.pct_of_stall          the class's share of totals.stall, in % (every AMD and NVIDIA
+ *                                  native class; on NVIDIA totals are warp-state samples)
  *   <native>.stall_pct_of_latency  the class's stall cycles as % of totals.latency
  *   <native>.pct_of_hits           the class's executed instructions (mix.dynamic) as % of all
  *   <normalized>.pct_of_stall / .stall_pct_of_latency   the same per normalised class

@@ -5,6 +5,8 @@
 #include "../base/data.h"
 #include "../base/xalloc.h"
 #include "../read/json_parse.h"
+#include "kernel_traits.h"
+#include "rules_locate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,28 @@ const char *const rules_native_classes[] = {"vmem_wait",  "lds_wait",  "smem_wai
 					    "vmem_issue", "lds_issue", "smem_issue", "mfma",
 					    "valu",	  "salu",      "branch",     "nop",
 					    "message",	  "other",     NULL};
+/* The NVIDIA native classes: Nsight Compute stall reasons (ncu_taxonomy.c). "barrier" is also
+ * an AMD class; the backend trait of a rule says which one it means. */
+const char *const rules_nvidia_classes[] = {"long_scoreboard",
+					    "short_scoreboard",
+					    "barrier",
+					    "membar",
+					    "wait",
+					    "mio_throttle",
+					    "lg_throttle",
+					    "math_pipe_throttle",
+					    "tex_throttle",
+					    "dispatch_stall",
+					    "drain",
+					    "imc_miss",
+					    "no_instructions",
+					    "branch_resolving",
+					    "sleeping",
+					    "gmma",
+					    "not_selected",
+					    "selected",
+					    "misc",
+					    NULL};
 const char *const rules_normalized_classes[] = {
     "memory_dependency", "lds_dependency", "synchronization", "issue_throttle", "fixed_latency",
     "front_end",	 "scheduler",	   "issued",	      "other",		NULL};
@@ -53,7 +77,7 @@ int rules_signal_known(const char *name)
 		return 0;
 	size_t n = (size_t)(dot - name);
 	const char *suffix = dot + 1;
-	if (in_list(rules_native_classes, name, n))
+	if (in_list(rules_native_classes, name, n) || in_list(rules_nvidia_classes, name, n))
 		return strcmp(suffix, "pct_of_stall") == 0 ||
 		       strcmp(suffix, "stall_pct_of_latency") == 0 ||
 		       strcmp(suffix, "pct_of_hits") == 0;
@@ -65,7 +89,8 @@ int rules_signal_known(const char *name)
 
 int rules_class_known(const char *c)
 {
-	return in_list(rules_native_classes, c, strlen(c)) || strcmp(c, "occupancy") == 0 ||
+	return in_list(rules_native_classes, c, strlen(c)) ||
+	       in_list(rules_nvidia_classes, c, strlen(c)) || strcmp(c, "occupancy") == 0 ||
 	       strcmp(c, "roofline") == 0;
 }
 
@@ -90,101 +115,6 @@ const char *rule_gate_text(unsigned gate)
 	return buf;
 }
 
-/* ---- locating a JSON pointer in the raw text (the DOM keeps no positions) ---- */
-
-static size_t skip_ws(const char *b, size_t n, size_t i)
-{
-	while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
-		i++;
-	return i;
-}
-
-static size_t skip_string(const char *b, size_t n, size_t i)
-{
-	for (i++; i < n && b[i] != '"'; i++)
-		if (b[i] == '\\')
-			i++;
-	return i < n ? i + 1 : n;
-}
-
-static size_t skip_value(const char *b, size_t n, size_t i)
-{
-	if (i >= n)
-		return n;
-	if (b[i] == '"')
-		return skip_string(b, n, i);
-	if (b[i] != '{' && b[i] != '[') {
-		while (i < n && !strchr(",]} \t\r\n", b[i]))
-			i++;
-		return i;
-	}
-	int depth = 0;
-	while (i < n) {
-		if (b[i] == '"') {
-			i = skip_string(b, n, i);
-			continue;
-		}
-		if (b[i] == '{' || b[i] == '[')
-			depth++;
-		else if ((b[i] == '}' || b[i] == ']') && --depth == 0)
-			return i + 1;
-		i++;
-	}
-	return n;
-}
-
-/* Steps from the container at i into member `comp` (a key, or an index for arrays); returns
- * the offset of that member's value or -1. */
-static long step_into(const char *b, size_t n, size_t i, const char *comp)
-{
-	int is_obj = b[i] == '{';
-	long want = is_obj ? -1 : strtol(comp, NULL, 10);
-	long k = 0;
-	i = skip_ws(b, n, i + 1);
-	while (i < n && b[i] != '}' && b[i] != ']') {
-		int match = 0;
-		if (is_obj) {
-			size_t ks = i + 1, ke = skip_string(b, n, i);
-			match =
-			    ke - 1 - ks == strlen(comp) && strncmp(b + ks, comp, ke - 1 - ks) == 0;
-			i = skip_ws(b, n, ke);
-			if (i >= n || b[i] != ':')
-				return -1;
-			i = skip_ws(b, n, i + 1);
-		} else
-			match = k == want;
-		if (match)
-			return (long)i;
-		i = skip_ws(b, n, skip_value(b, n, i));
-		if (i < n && b[i] == ',')
-			i = skip_ws(b, n, i + 1);
-		k++;
-	}
-	return -1;
-}
-
-/* Offset of the value at a JSON pointer ("/rules/3/class"); the deepest found prefix when
- * the full path is absent (a missing key is reported at its parent). */
-static long locate(const char *b, size_t n, const char *pointer)
-{
-	size_t i = skip_ws(b, n, 0);
-	char comp[128];
-	const char *p = pointer;
-	while (*p == '/') {
-		p++;
-		size_t len = strcspn(p, "/");
-		snprintf(comp, sizeof comp, "%.*s", (int)(len < 127 ? len : 127), p);
-		p += len;
-		if (i >= n || (b[i] != '{' && b[i] != '['))
-			break;
-		long next = step_into(b, n, i, comp);
-		if (next < 0)
-			break;
-		i = (size_t)next;
-	}
-	return (long)i;
-}
-
 typedef struct vctx {
 	const char *text, *name;
 	size_t len;
@@ -193,7 +123,7 @@ typedef struct vctx {
 
 static int bad(vctx *c, const char *pointer, const char *expected, const char *fmt, const char *arg)
 {
-	long off = locate(c->text, c->len, pointer);
+	long off = rules_locate(c->text, c->len, pointer);
 	long long line = 0, col = 0;
 	json_line_col(c->text, (size_t)off, &line, &col);
 	char msg[512];
@@ -211,9 +141,9 @@ static int bad(vctx *c, const char *pointer, const char *expected, const char *f
 
 /* ---- validation ---- */
 
-static const char *const rule_keys[] = {"id",	  "class",	"signal",   "also",
-					"gate",	  "knob",	"change",   "expected",
-					"verify", "confidence", "priority", NULL};
+static const char *const rule_keys[] = {
+    "id",	"class",  "signal",	"also",	    "gate",	  "knob", "change",
+    "expected", "verify", "confidence", "priority", "applies_to", NULL};
 
 static const char *get_str(vctx *c, const jv *obj, const char *key, const char *ptr)
 {
@@ -288,6 +218,71 @@ static int parse_gate(vctx *c, const jv *g, const char *ptr, unsigned *gate)
 	return 0;
 }
 
+static int parse_applies(vctx *c, const jv *a, const char *ptr, rule *ru)
+{
+	char p[192];
+	if (!a)
+		return 0;
+	snprintf(p, sizeof p, "%s/applies_to", ptr);
+	if (a->type != JV_OBJECT || a->v.obj.n == 0 || a->v.obj.n > RULES_MAX_TRAITS)
+		return bad(c, p, "an object {trait: value} with 1 to 4 kernel traits", "%s",
+			   "bad \"applies_to\"");
+	for (size_t i = 0; i < a->v.obj.n; i++) {
+		const char *k = a->v.obj.keys[i];
+		const jv *v = a->v.obj.vals[i];
+		snprintf(p, sizeof p, "%s/applies_to/%s", ptr, k);
+		if (!kernel_trait_known(k))
+			return bad(c, p,
+				   "a kernel trait (has_mfma, has_lds_traffic, has_lds_dma, "
+				   "has_loop, kind, backend, language)",
+				   "unknown trait \"%s\"", k);
+		if (!v || (v->type != JV_BOOL && v->type != JV_STRING))
+			return bad(c, p, "true, false or a string", "%s",
+				   "a trait value must be a boolean or a string");
+		if (!kernel_trait_value_ok(k, v))
+			return bad(c, p, kernel_trait_values(k), "bad value for trait \"%s\"", k);
+		ru->applies[i].name = xstrdup(k);
+		ru->applies[i].want = jv_copy(v);
+		ru->n_applies = i + 1;
+	}
+	return 0;
+}
+
+static const char *applies_str(const rule *ru, const char *trait)
+{
+	for (size_t i = 0; i < ru->n_applies; i++)
+		if (strcmp(ru->applies[i].name, trait) == 0)
+			return jv_string(ru->applies[i].want);
+	return NULL;
+}
+
+/* A knob belongs to one language's vocabulary, so the rule must say it applies only there:
+ * a Triton or CUDA knob needs applies_to.language = that language; a FlyDSL knob must not be
+ * offered to an NVIDIA kernel (applies_to.backend = nvidia or a language other than flydsl).
+ * Without this a FlyDSL rule would fire on a CUDA kernel's stall classes. */
+static int check_language(vctx *c, const rule *ru, const char *ptr)
+{
+	char p[160];
+	const char *kl = jv_string(jv_get(ru->knob_v, "language"));
+	const char *lang = applies_str(ru, "language"), *be = applies_str(ru, "backend");
+	snprintf(p, sizeof p, "%s/knob", ptr);
+	if (!kl || strcmp(kl, "flydsl") == 0) {
+		if ((lang && strcmp(lang, "flydsl") != 0) || (be && strcmp(be, "amd") != 0))
+			return bad(c, p, "a knob of the rule's own language",
+				   "knob \"%s\" is a FlyDSL knob but the rule applies elsewhere",
+				   ru->knob);
+		return 0;
+	}
+	if (!lang || strcmp(lang, kl) != 0) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "applies_to.language = \"%s\" (the knob's vocabulary)",
+			 kl);
+		return bad(c, p, msg, "knob \"%s\" belongs to another language's vocabulary",
+			   ru->knob);
+	}
+	return 0;
+}
+
 static int check_keys(vctx *c, const jv *v, const char *ptr)
 {
 	char p[160];
@@ -333,7 +328,7 @@ static int parse_rule(vctx *c, const rules *r, const jv *v, const char *ptr, rul
 		return -1;
 	snprintf(p, sizeof p, "%s/class", ptr);
 	if (!rules_class_known(ru->klass))
-		return bad(c, p, "a native AMD class, occupancy or roofline",
+		return bad(c, p, "a native AMD or NVIDIA class, occupancy or roofline",
 			   "unknown class \"%s\"", ru->klass);
 	snprintf(p, sizeof p, "%s/knob", ptr);
 	if (!(ru->knob_v = rules_knob(r, ru->knob)))
@@ -361,6 +356,8 @@ static int parse_rule(vctx *c, const rules *r, const jv *v, const char *ptr, rul
 			return -1;
 		ru->n_conds++;
 	}
+	if (parse_applies(c, jv_get(v, "applies_to"), ptr, ru) || check_language(c, ru, ptr))
+		return -1;
 	return parse_gate(c, jv_get(v, "gate"), ptr, &ru->gate);
 }
 
@@ -441,19 +438,79 @@ static int parse_rules_doc(vctx *c, rules *r, const jv *doc)
 	return 0;
 }
 
-int rules_parse(rules *r, const char *text, size_t len, const char *name, const char *knobs_text,
-		size_t knobs_len, const char *knobs_name, fp_err *e)
+/* The language a vocabulary document is for: its "vocabulary" name (flydsl, triton, cuda;
+ * absent means flydsl, the original single vocabulary). */
+static const char *vocab_language(vctx *c, const jv *doc)
+{
+	const jv *v = jv_get(doc, "vocabulary");
+	if (!v)
+		return "flydsl";
+	const char *s = jv_string(v);
+	if (s && (!strcmp(s, "flydsl") || !strcmp(s, "triton") || !strcmp(s, "cuda")))
+		return s;
+	bad(c, "/vocabulary", "flydsl, triton or cuda", "unknown vocabulary \"%s\"",
+	    s ? s : "(not a string)");
+	return NULL;
+}
+
+/* Validates one vocabulary and appends its knobs (each tagged with "language") and kinds to
+ * the merged document; a knob id already defined by an earlier vocabulary is BAD_RULES. */
+static int merge_vocab(rules *r, const rules_vocab *v, fp_err *e)
+{
+	vctx kc = {v->text, v->name, v->len, e};
+	jv *doc = parse_doc(v->text, v->len, v->name, e);
+	if (!doc)
+		return -1;
+	const char *lang = NULL;
+	int fail = doc->type != JV_OBJECT
+		       ? bad(&kc, "", "an object", "%s", "the vocabulary is not an object")
+		       : check_knobs(&kc, doc);
+	if (!fail && !(lang = vocab_language(&kc, doc)))
+		fail = -1;
+	const jv *ks = jv_get(doc, "knobs");
+	for (size_t i = 0; !fail && i < jv_len(ks); i++) {
+		const char *id = jv_string(jv_get(jv_at(ks, i), "id"));
+		char p[64];
+		snprintf(p, sizeof p, "/knobs/%zu/id", i);
+		if (rules_knob(r, id)) {
+			fail = bad(&kc, p, "a knob id unique across all vocabularies",
+				   "knob \"%s\" is already defined by another vocabulary", id);
+			break;
+		}
+		jv *k = jv_push(jv_get(r->knobs, "knobs"), jv_copy(jv_at(ks, i)));
+		jv_set_str(k, "language", lang);
+	}
+	if (!fail) {
+		const jv *kinds = jv_get(doc, "kinds");
+		jv *mk = (jv *)jv_get(r->knobs, "kinds");
+		for (size_t i = 0; i < kinds->v.obj.n; i++)
+			if (!jv_get(mk, kinds->v.obj.keys[i]))
+				jv_set(mk, kinds->v.obj.keys[i], jv_copy(kinds->v.obj.vals[i]));
+		jv *vi = jv_push(jv_get(r->knobs, "vocabularies"), jv_object());
+		jv_set_str(vi, "language", lang);
+		jv_set_str(vi, "file", v->name);
+		jv_set(vi, "source",
+		       jv_get(doc, "source") ? jv_copy(jv_get(doc, "source")) : jv_null());
+	}
+	jv_free(doc);
+	return fail ? -1 : 0;
+}
+
+int rules_parse_vocabs(rules *r, const char *text, size_t len, const char *name,
+		       const rules_vocab *vocabs, size_t n_vocabs, fp_err *e)
 {
 	memset(r, 0, sizeof *r);
 	r->origin = xstrdup(name);
-	r->knobs = parse_doc(knobs_text, knobs_len, knobs_name, e);
-	vctx kc = {knobs_text, knobs_name, knobs_len, e};
-	int kfail = !r->knobs;
-	if (!kfail && r->knobs->type != JV_OBJECT)
-		kfail = bad(&kc, "", "an object", "%s", "the vocabulary is not an object");
-	else if (!kfail)
-		kfail = check_knobs(&kc, r->knobs);
-	jv *doc = kfail ? NULL : parse_doc(text, len, name, e);
+	r->knobs = jv_object();
+	jv_set(r->knobs, "vocabularies", jv_array());
+	jv_set(r->knobs, "kinds", jv_object());
+	jv_set(r->knobs, "knobs", jv_array());
+	for (size_t i = 0; i < n_vocabs; i++)
+		if (merge_vocab(r, &vocabs[i], e)) {
+			rules_release(r);
+			return -1;
+		}
+	jv *doc = parse_doc(text, len, name, e);
 	if (!doc) {
 		rules_release(r);
 		return -1;
@@ -466,21 +523,39 @@ int rules_parse(rules *r, const char *text, size_t len, const char *name, const 
 	return rc;
 }
 
+int rules_parse(rules *r, const char *text, size_t len, const char *name, const char *knobs_text,
+		size_t knobs_len, const char *knobs_name, fp_err *e)
+{
+	rules_vocab v = {knobs_text, knobs_len, knobs_name};
+	return rules_parse_vocabs(r, text, len, name, &v, 1, e);
+}
+
+const char *const rules_vocab_files[] = {"knobs_flydsl.json", "knobs_triton.json",
+					 "knobs_cuda.json", NULL};
+
 int rules_load(rules *r, fp_err *e)
 {
-	size_t len = 0, klen = 0;
+	enum { NV = 3 };
+	size_t len = 0;
 	const char *origin = NULL;
 	memset(r, 0, sizeof *r);
 	char *text = data_load("rules.json", &len, &origin, e);
 	if (!text)
 		return -1;
 	char *name = xstrdup(origin);
-	char *ktext = data_load("knobs_flydsl.json", &klen, &origin, e);
-	int rc = -1;
-	if (ktext)
-		rc = rules_parse(r, text, len, name, ktext, klen, origin, e);
+	rules_vocab v[NV];
+	char *vt[NV] = {0}, *vn[NV] = {0};
+	int ok = 1;
+	for (size_t i = 0; i < NV && ok; i++) {
+		vt[i] = data_load(rules_vocab_files[i], &v[i].len, &origin, e);
+		ok = vt[i] != NULL;
+		vn[i] = ok ? xstrdup(origin) : NULL;
+		v[i].text = vt[i], v[i].name = vn[i];
+	}
+	int rc = ok ? rules_parse_vocabs(r, text, len, name, v, NV, e) : -1;
+	for (size_t i = 0; i < NV; i++)
+		free(vt[i]), free(vn[i]);
 	free(text);
-	free(ktext);
 	free(name);
 	return rc;
 }
@@ -499,6 +574,10 @@ void rules_release(rules *r)
 		for (size_t k = 0; k < RULES_MAX_CONDS; k++) {
 			free(ru->conds[k].field);
 			free(ru->conds[k].str);
+		}
+		for (size_t k = 0; k < ru->n_applies; k++) {
+			free(ru->applies[k].name);
+			jv_free(ru->applies[k].want);
 		}
 	}
 	free(r->v);
@@ -567,4 +646,43 @@ void rule_eval(const rule *ru, const jv *signals, const char *bound, int gating,
 	}
 	unsigned b = bound_bit(bound);
 	o->status = gating && ru->gate && b && !(ru->gate & b) ? RULE_GATED : RULE_FIRED;
+}
+
+static void value_text(const jv *v, char *buf, size_t n)
+{
+	if (v && v->type == JV_BOOL)
+		snprintf(buf, n, "%s", v->v.b ? "true" : "false");
+	else
+		snprintf(buf, n, "%s", jv_string(v) ? jv_string(v) : "?");
+}
+
+int rule_for_platform(const rule *ru, const jv *traits)
+{
+	for (size_t i = 0; i < ru->n_applies; i++) {
+		const char *n = ru->applies[i].name;
+		if (strcmp(n, "backend") != 0 && strcmp(n, "language") != 0)
+			continue;
+		const jv *have = jv_get(traits, n);
+		if (have && have->type != JV_NULL && !jv_equal(have, ru->applies[i].want))
+			return 0;
+	}
+	return 1;
+}
+
+int rule_applies(const rule *ru, const jv *traits, char *why, size_t whysz)
+{
+	if (whysz)
+		why[0] = '\0';
+	for (size_t i = 0; i < ru->n_applies; i++) {
+		const jv *have = jv_get(traits, ru->applies[i].name);
+		if (!have || have->type == JV_NULL || jv_equal(have, ru->applies[i].want))
+			continue;
+		char w[32], h[32];
+		value_text(ru->applies[i].want, w, sizeof w);
+		value_text(have, h, sizeof h);
+		snprintf(why, whysz, "needs %s = %s; this kernel has %s = %s", ru->applies[i].name,
+			 w, ru->applies[i].name, h);
+		return 0;
+	}
+	return 1;
 }

@@ -10,6 +10,7 @@ void trace_dispatch_init(trace_dispatch *d)
 	d->res.lds_bytes = d->res.scratch_bytes = -1;
 	d->res.wg_size = d->res.wave_size = -1;
 	d->res.grid_size = -1;
+	d->unit = "cycles";
 }
 
 void trace_dispatch_free(trace_dispatch *d)

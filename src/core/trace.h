@@ -58,6 +58,8 @@ typedef struct trace_dispatch {
 	trace_inst *insts; /* sorted by code_line */
 	size_t n_insts;
 	trace_resources res;
+	const char *unit; /* unit of latency/stall/idle: "cycles" (ATT) or "samples" (Nsight
+			     Compute warp-state sampling); static string */
 } trace_dispatch;
 
 /* Wrapping int64 arithmetic for sums of untrusted trace values: a hostile file can make the

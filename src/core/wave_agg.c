@@ -1,6 +1,7 @@
 #include "wave_agg.h"
 
 #include "../base/fileio.h"
+#include "../base/signals.h"
 #include "../base/strbuf.h"
 #include "../base/xalloc.h"
 #include "../read/att_scan.h"
@@ -207,8 +208,8 @@ static void *work(void *arg)
 	shared *sh = k->sh;
 	for (;;) {
 		size_t i = atomic_fetch_add(&sh->next, 1);
-		if (i >= sh->n_files)
-			break;
+		if (i >= sh->n_files || signals_pending())
+			break; /* done, or interrupted: main answers INTERRUPTED */
 		if (i > atomic_load(&sh->min_err))
 			continue; /* an earlier file already failed: only earlier ones matter */
 		do_file(k, i);
@@ -420,7 +421,11 @@ int wave_agg_run(const char *dir, const trace_dispatch *d, int threads, int64_t 
 	for (int t = 0; t < nk; t++)
 		if (ks[t].err.set && (bad < 0 || ks[t].err_index < ks[bad].err_index))
 			bad = t;
-	if (bad >= 0) {
+	if (bad < 0 && signals_pending()) {
+		fp_fail(e, ERR_INTERRUPTED, "interrupted by signal %d while reading wave files",
+			signals_pending());
+		bad = 0;
+	} else if (bad >= 0) {
 		fp_err_move(e, &ks[bad].err);
 	} else {
 		for (int t = 0; t < nk; t++)

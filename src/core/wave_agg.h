@@ -64,9 +64,11 @@ typedef struct wave_agg {
 	int threads; /* workers used */
 } wave_agg;
 
-/* Reads every se*_sm*_sl*_wv*.json of dir. Lines are sized from d (max code_line + 1).
+/* Reads every se*_sm*_sl*_wv*.json of dir. Lines are sized from d (max code_line + 1, capped
+ * at 8 x instructions + 65536 against absurd indices; beyond it records count as unknown).
  * threads <= 0: one per online core. detail_line < 0: no per-wave detail. On failure (the
- * first malformed file in name order: BAD_INPUT) *out holds nothing to release. */
+ * first malformed file in name order: BAD_INPUT; or INTERRUPTED after SIGINT/SIGTERM, which
+ * the workers check between files) *out holds nothing to release. */
 int wave_agg_run(const char *dir, const trace_dispatch *d, int threads, int64_t detail_line,
 		 wave_agg *out, fp_err *e);
 void wave_agg_release(wave_agg *a);

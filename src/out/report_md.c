@@ -1,6 +1,8 @@
 /* The REPORT.md writer (report_md.h). One function per section. */
 #include "report_md.h"
 
+#include "../core/report.h"
+
 #include "../base/version.h"
 #include "json_write.h"
 
@@ -68,9 +70,17 @@ static void section_headline(strbuf *o, const jv *r)
 static void section_workload(strbuf *o, const jv *r)
 {
 	const jv *t = jv_get(r, "totals");
+	report_words w;
+	report_words_of(r, &w);
 	sb_adds(o, "## 2. Workload and tile\n\n");
-	sb_adds(o, "| traced waves | static instructions | executed instructions | hits | latency "
-		   "cycles | stall cycles | idle cycles |\n|---|---|---|---|---|---|---|\n| ");
+	if (w.samples)
+		sb_adds(o, "| warps launched | static instructions | executed instructions | hits "
+			   "(warp-level) | warp-state samples | stall samples | idle (n/a) |\n"
+			   "|---|---|---|---|---|---|---|\n| ");
+	else
+		sb_adds(o, "| traced waves | static instructions | executed instructions | hits | "
+			   "latency cycles | stall cycles | idle cycles |\n"
+			   "|---|---|---|---|---|---|---|\n| ");
 	static const char *const k[] = {
 	    "waves", "instructions", "executed_instructions", "hits", "latency", "stall", "idle"};
 	for (size_t i = 0; i < 7; i++) {
@@ -147,13 +157,26 @@ static void section_taxonomy(strbuf *o, const jv *r)
 	const jv *tx = jv_get(r, "stall_taxonomy");
 	sb_adds(o, "## 4. Stall taxonomy\n\n");
 	double lat = jv_num(jv_get(t, "latency"));
+	report_words w;
+	report_words_of(r, &w);
+	if (w.samples)
+		sb_addf(o,
+			"Stall samples are %.1f%% of all warp-state samples (%.0f of %.0f Nsight "
+			"Compute samples; the rest are samples in which the warp issued). Samples, "
+			"not cycles.\n\n",
+			lat > 0 ? 100 * jv_num(jv_get(t, "stall")) / lat : 0,
+			jv_num(jv_get(t, "stall")), lat);
+	else
+		sb_addf(o,
+			"Stall cycles are %.1f%% of total wave latency (%.0f of %.0f cycles summed "
+			"over the traced waves); idle cycles %.1f%% of it.\n\n",
+			lat > 0 ? 100 * jv_num(jv_get(t, "stall")) / lat : 0,
+			jv_num(jv_get(t, "stall")), lat,
+			lat > 0 ? 100 * jv_num(jv_get(t, "idle")) / lat : 0);
 	sb_addf(o,
-		"Stall cycles are %.1f%% of total wave latency (%.0f of %.0f cycles summed over "
-		"the traced waves); idle cycles %.1f%% of it.\n\n",
-		lat > 0 ? 100 * jv_num(jv_get(t, "stall")) / lat : 0, jv_num(jv_get(t, "stall")),
-		lat, lat > 0 ? 100 * jv_num(jv_get(t, "idle")) / lat : 0);
-	sb_adds(o, "| rank | class | normalised class | stall cycles | % of total stall | % of "
-		   "total latency | bubble (>= 5% of stall) |\n|---|---|---|---|---|---|---|\n");
+		"| rank | class | normalised class | %s | %% of total stall | %% of %s | bubble "
+		"(>= 5%% of stall) |\n|---|---|---|---|---|---|---|\n",
+		w.stall, w.samples ? "all samples" : "total latency");
 	const jv *cls = jv_get(tx, "classes");
 	for (size_t i = 0; i < jv_len(cls); i++) {
 		const jv *c = jv_at(cls, i);
@@ -179,6 +202,12 @@ static void producers_md(strbuf *o, const jv *prods, const char *indent)
 	}
 }
 
+static const char *bucket_mark(const jv *item)
+{
+	const jv *b = jv_get(item, "entry_bucket");
+	return b && b->type == JV_BOOL && b->v.b ? " (kernel-entry bucket)" : "";
+}
+
 static void section_evidence(strbuf *o, const jv *r)
 {
 	sb_adds(o, "## 5. ISA <-> source evidence\n\n");
@@ -187,11 +216,16 @@ static void section_evidence(strbuf *o, const jv *r)
 		sb_adds(o, "No hotspots in the trace.\n\n");
 		return;
 	}
-	sb_adds(o, "| # | source line | ISA | class | stall cycles | % of total stall |\n"
-		   "|---|---|---|---|---|---|\n");
+	report_words words;
+	report_words_of(r, &words);
+	sb_addf(o,
+		"| # | source line | ISA | class | %s | %% of total stall |\n"
+		"|---|---|---|---|---|---|\n",
+		words.stall);
 	for (size_t i = 0; i < jv_len(hs); i++) {
 		const jv *h = jv_at(hs, i);
-		sb_addf(o, "| %zu | %s | `", i + 1, s_or(jv_get(h, "source"), "(no source line)"));
+		sb_addf(o, "| %zu | %s%s | `", i + 1, s_or(jv_get(h, "source"), "(no source line)"),
+			bucket_mark(h));
 		cell(o, s_or(jv_get(h, "isa"), "?"));
 		sb_addf(o, "` | %s | ", s_or(jv_get(h, "class"), "?"));
 		num(o, jv_get(h, "stall"), 0);
@@ -203,17 +237,21 @@ static void section_evidence(strbuf *o, const jv *r)
 	const jv *ws = jv_get(r, "waits");
 	for (size_t i = 0; i < jv_len(ws); i++) {
 		const jv *w = jv_at(ws, i);
-		sb_addf(o, "- `%s` at %s stalls ", s_or(jv_get(w, "isa"), "?"),
-			s_or(jv_get(w, "source"), "no source line"));
+		sb_addf(o, "- `%s` at %s%s stalls ", s_or(jv_get(w, "isa"), "?"),
+			s_or(jv_get(w, "source"), "no source line"), bucket_mark(w));
 		num(o, jv_get(w, "stall"), 0);
-		sb_adds(o, " cycles:\n");
-		producers_md(o, jv_get(w, "producers"), "  ");
+		if (jv_len(jv_get(w, "producers"))) {
+			sb_addf(o, " %s:\n", words.unit);
+			producers_md(o, jv_get(w, "producers"), "  ");
+		} else
+			sb_addf(o, " %s (no producer known%s)\n", words.unit,
+				words.samples ? ": Nsight Compute does not record it" : "");
 	}
 	if (jv_len(ws))
 		sb_addc(o, '\n');
 }
 
-static void rec_evidence(strbuf *o, const jv *ev)
+static void rec_evidence(strbuf *o, const jv *ev, const report_words *w)
 {
 	sb_addf(o, "- **Evidence:** `%s` = ", s_or(jv_get(ev, "signal"), "?"));
 	const jv *v = jv_get(ev, "value");
@@ -245,8 +283,17 @@ static void rec_evidence(strbuf *o, const jv *ev)
 		num(o, jv_get(h, "code_line"), 0);
 		sb_adds(o, "), ");
 		num(o, jv_get(h, "stall"), 0);
-		sb_addf(o, " stall cycles = %.1f%% of this class's stall\n",
+		sb_addf(o, " %s = %.1f%% of this class's stall\n", w->stall,
 			jv_num(jv_get(h, "pct_of_class_stall")));
+		if (jv_string(jv_get(h, "source_note")))
+			sb_addf(o, "  - kernel-entry bucket: %s\n",
+				jv_string(jv_get(h, "source_note")));
+	}
+	const jv *a = jv_get(ev, "actionable");
+	if (a && a->type == JV_OBJECT) {
+		sb_addf(o, "- **Act on:** **%s** (`", s_or(jv_get(a, "source"), "?"));
+		cell(o, s_or(jv_get(a, "isa"), "?"));
+		sb_addf(o, "`): %s\n", s_or(jv_get(a, "basis"), ""));
 	}
 	producers_md(o, jv_get(ev, "waits_on"), "  ");
 	const jv *th = jv_get(ev, "theoretical");
@@ -262,13 +309,13 @@ static void rec_evidence(strbuf *o, const jv *ev)
 			jv_string(jv_get(ev, "none_reason")));
 }
 
-static void rec_md(strbuf *o, const jv *r)
+static void rec_md(strbuf *o, const jv *r, const report_words *w)
 {
 	const jv *k = jv_get(r, "knob");
 	const jv *g = jv_get(r, "gain");
 	sb_addf(o, "### %lld. %s: `%s`\n\n", (long long)jv_i64(jv_get(r, "rank")),
 		s_or(jv_get(r, "class"), "?"), s_or(jv_get(r, "rule"), "?"));
-	rec_evidence(o, jv_get(r, "evidence"));
+	rec_evidence(o, jv_get(r, "evidence"), w);
 	sb_addf(o, "- **Knob:** `%s` (%s): `%s`\n", s_or(jv_get(k, "id"), "?"),
 		s_or(jv_get(k, "kind"), "?"), s_or(jv_get(k, "api"), "?"));
 	sb_addf(o, "- **Change:** %s\n", s_or(jv_get(r, "change"), ""));
@@ -294,15 +341,24 @@ static void section_opportunities(strbuf *o, const jv *r)
 	const jv *recs = jv_get(r, "recommendations");
 	if (!jv_len(recs))
 		sb_adds(o, "No rule fired: no bubble class reached a rule's threshold.\n\n");
+	report_words w;
+	report_words_of(r, &w);
 	for (size_t i = 0; i < jv_len(recs); i++)
-		rec_md(o, jv_at(recs, i));
+		rec_md(o, jv_at(recs, i), &w);
 	const jv *nf = jv_get(r, "not_fired");
 	for (size_t i = 0; i < jv_len(nf); i++) {
 		const jv *n = jv_at(nf, i);
-		int gated = strcmp(s_or(jv_get(n, "status"), ""), "gated") == 0;
+		const char *st = s_or(jv_get(n, "status"), "");
+		int gated = strcmp(st, "gated") == 0;
 		sb_addf(o, "%s `%s` (%s): ", i ? "-" : "Rules not applied:\n\n-",
 			s_or(jv_get(n, "rule"), "?"), s_or(jv_get(n, "class"), "?"));
-		if (gated)
+		if (strcmp(st, "not_applicable") == 0) {
+			const jv *held = jv_get(n, "signal_held");
+			sb_addf(o, "not for this kind of kernel (knob `%s`): %s%s\n",
+				s_or(jv_get(n, "knob"), "?"), s_or(jv_get(n, "reason"), "?"),
+				held && held->type == JV_BOOL && held->v.b ? " (its signal held)"
+									   : "");
+		} else if (gated)
 			sb_addf(o, "gated out: the bound is %s, the rule applies to %s\n",
 				s_or(jv_get(n, "bound"), "?"), s_or(jv_get(n, "gate"), "?"));
 		else

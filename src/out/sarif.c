@@ -42,8 +42,12 @@ static jv *descriptor(const jv *rec)
 	jv *d = jv_object();
 	jv_set(d, "id", jv_copy(jv_get(rec, "rule")));
 	jv_set(d, "name", jv_copy(jv_get(rec, "rule")));
+	const char *lang = jv_string(jv_get(jv_get(rec, "knob"), "language"));
+	const char *title = !lang || strcmp(lang, "flydsl") == 0 ? "FlyDSL"
+			    : strcmp(lang, "triton") == 0	 ? "Triton"
+								 : "CUDA";
 	jv_set(jv_set(d, "shortDescription", jv_object()), "text",
-	       jv_strf("%s bubble -> FlyDSL knob %s", jv_string(jv_get(rec, "class")),
+	       jv_strf("%s bubble -> %s knob %s", jv_string(jv_get(rec, "class")), title,
 		       jv_string(jv_get(jv_get(rec, "knob"), "id"))));
 	jv_set(jv_set(d, "fullDescription", jv_object()), "text", jv_copy(jv_get(rec, "change")));
 	jv_set(jv_set(d, "help", jv_object()), "text",
@@ -98,7 +102,10 @@ static jv *result(const jv *rec)
 	const jv *ev = jv_get(rec, "evidence");
 	const jv *hs = jv_get(ev, "hotspot");
 	const jv *g = jv_get(rec, "gain");
-	const char *src = jv_string(jv_get(hs, "source"));
+	/* the line to act on (evidence_loc.h): on a kernel-entry bucket that is not the hot
+	 * instruction's own line; older reports without the field fall back to it */
+	const jv *act = jv_get(ev, "actionable_source");
+	const char *src = act ? jv_string(act) : jv_string(jv_get(hs, "source"));
 	jv *r = jv_object();
 	jv_set(r, "ruleId", jv_copy(jv_get(rec, "rule")));
 	jv_set_str(r, "level", level_of(rec));
@@ -123,6 +130,14 @@ static jv *result(const jv *rec)
 	if (hs && hs->type == JV_OBJECT) {
 		jv_set(props, "isa", jv_copy(jv_get(hs, "isa")));
 		jv_set(props, "code_line", jv_copy(jv_get(hs, "code_line")));
+		const char *kind = jv_string(jv_get(hs, "source_kind"));
+		if (kind && strcmp(kind, "entry_bucket") == 0) {
+			jv_set(props, "entry_bucket_source", jv_copy(jv_get(hs, "source")));
+			jv_set(props, "entry_bucket_note", jv_copy(jv_get(hs, "source_note")));
+		}
+		if (jv_get(jv_get(ev, "actionable"), "via"))
+			jv_set(props, "location_basis",
+			       jv_copy(jv_get(jv_get(ev, "actionable"), "basis")));
 	}
 	jv_set(r, "properties", props);
 	return r;

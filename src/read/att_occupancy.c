@@ -80,8 +80,8 @@ static int read_dispatches(att_scan *s, att_occupancy *o, strbuf *key, strbuf *t
 			return -1;
 		size_t cap = o->cap_kernels;
 		o->kernel_idx = xgrow(o->kernel_idx, &cap, o->n_kernels + 1, sizeof *o->kernel_idx);
-		o->kernel_name =
-		    xgrow(o->kernel_name, &o->cap_kernels, o->n_kernels + 1, sizeof *o->kernel_name);
+		o->kernel_name = xgrow(o->kernel_name, &o->cap_kernels, o->n_kernels + 1,
+				       sizeof *o->kernel_name);
 		o->kernel_idx[o->n_kernels] = idx;
 		o->kernel_name[o->n_kernels++] = xstrdup(sb_str(tmp));
 	}

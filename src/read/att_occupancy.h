@@ -22,7 +22,7 @@ typedef struct att_occ_event {
 typedef struct att_occupancy {
 	att_occ_event *v; /* in file order */
 	size_t n, cap;
-	char *version; /* owned, or NULL */
+	char *version;	     /* owned, or NULL */
 	int64_t *kernel_idx; /* "dispatches": kernel_idx[i] is named kernel_name[i] (owned) */
 	char **kernel_name;
 	size_t n_kernels, cap_kernels;

@@ -17,7 +17,7 @@ CORPUS=${FLYPROF_CORPUS:-}
 [ -n "$CORPUS" ] && CORPUS=$(cd "$CORPUS" && pwd)
 export CORPUS
 # Isolate from the caller's configuration.
-for v in $(env | grep -o '^FLYPROF_[A-Z_]*' | grep -v '^FLYPROF_CORPUS$'); do unset "$v"; done
+for v in $(env | grep -o '^FLYPROF_[A-Z_]*' | grep -v -E '^FLYPROF_(CORPUS|SAMPLES)$'); do unset "$v"; done
 PASS=0
 FAIL=0
 SKIP=0

@@ -40,12 +40,40 @@ else
 			i=$((i + 1))
 		done
 		expect "$k: every class recommendation carries ISA evidence" "$bad" ""
+		# knobs of GEMM/attention builders (or around MFMA) never go to a kernel without MFMA
+		if [ "$(field data.kernel_kind)" = streaming ]; then
+			i=0
+			gemm=""
+			while [ "$i" -lt "$n" ] && [ "$i" -lt 20 ]; do
+				case "$(field "data.recommendations.$i.knob")" in
+				lds_stage | use_async_copy | preload | sched_group_barrier | s_setprio | mfma_atom | buffer_copy_lds | async_lds_load) gemm="$gemm $i" ;;
+				esac
+				i=$((i + 1))
+			done
+			expect "$k (no MFMA): no GEMM-only knob recommended" "$gemm" ""
+		fi
 		case "$(field data.why_rank_1)" in
 		"addresses the largest bubble class"* | *outranks* | *"has no recommendation"* | "no rule fired"*) ok "$k: rank 1 explained" ;;
 		*) notok "$k: rank 1 explained" "$(field data.why_rank_1)" ;;
 		esac
 		fly "report on capture dir of $k" 0 report --bundle "$kdir" --format json
 	done
+	# rmsnorm: the hot vmem waits sit on the kernel-entry bucket :115; the actionable line is
+	# the load they wait on (:59), in the envelope and in SARIF; rank 1 is a streaming knob.
+	d=$(ls -d "$CORPUS"/rmsnorm/att/big/ui_output_* | head -1)
+	fly "report on rmsnorm" 0 report --bundle "$d" --sarif "$E2E_TMP/rms.sarif" --format json
+	expect "rmsnorm is a streaming kernel" "$(field data.kernel_kind)" "streaming"
+	expect "rmsnorm rank 1 knob" "$(field data.recommendations.0.knob)" "loads_in_flight"
+	case "$(field data.recommendations.0.source)" in */rmsnorm_kernel.py:59) ok "rmsnorm rank 1 points at the load line" ;; *) notok "rmsnorm rank 1 points at the load line" "$(field data.recommendations.0.source)" ;; esac
+	case "$(field data.recommendations.0.entry_bucket_source)" in */rmsnorm_kernel.py:115) ok "rmsnorm names the entry bucket" ;; *) notok "rmsnorm names the entry bucket" ;; esac
+	expect "rmsnorm SARIF rank 1 line" "$("$JCHECK" get "$E2E_TMP/rms.sarif" runs.0.results.0.locations.0.physicalLocation.region.startLine)" "59"
+	case "$(field data.headline)" in *"kernel-entry bucket"*) ok "rmsnorm headline flags the entry bucket" ;; *) notok "rmsnorm headline flags the entry bucket" "$(field data.headline)" ;; esac
+	rm -f "$E2E_TMP/rms.sarif"
+	# preshuffle GEMM (MFMA, LDS tile loop): rank 1 is a pipelining knob
+	d=$(ls -d "$CORPUS"/preshuffle_gemm/att/big/ui_output_* | head -1)
+	fly "report on preshuffle_gemm" 0 report --bundle "$d" --format json
+	expect "preshuffle_gemm is a matrix kernel" "$(field data.kernel_kind)" "matrix"
+	expect "preshuffle_gemm rank 1 knob" "$(field data.recommendations.0.knob)" "lds_stage"
 	# A read-only input writes nothing; --out gets the three artifacts and SARIF.
 	d=$(ls -d "$CORPUS"/hgemm_splitk/att/big/ui_output_* | head -1)
 	fly "report --out writes artifacts" 0 report --bundle "$d" --out "$E2E_TMP/rb" --sarif "$E2E_TMP/r.sarif" --format json
@@ -92,3 +120,41 @@ else
 	rm -rf "$E2E_TMP/rb" "$E2E_TMP/fb" "$E2E_TMP/r.sarif" "$E2E_TMP/cap" "$E2E_TMP/capout"
 fi
 rm -f "$E2E_TMP/knobs.md"
+
+# NVIDIA (Nsight Compute exports of an H200): the bound comes from the stall reasons, rank 1
+# addresses the largest class (long_scoreboard) with a knob of the kernel's own language, the
+# numbers say samples, and no FlyDSL knob is recommended (NVIDIA knob ids are cuda_* / triton_*;
+# the unit tests keep the vocabularies apart).
+if [ -z "${FLYPROF_SAMPLES:-}" ] || [ ! -d "${FLYPROF_SAMPLES:-}/ncu-h200" ]; then
+	echo "ok - report NVIDIA sample checks # SKIP FLYPROF_SAMPLES not set"
+	SKIP=$((SKIP + 1))
+else
+	NS="$FLYPROF_SAMPLES/ncu-h200"
+	for lang in cuda triton; do
+		fly "report on the $lang H200 sample" 0 report --bundle "$NS" --dispatch "$lang" --top 20 \
+			--out "$E2E_TMP/nv_$lang" --sarif "$E2E_TMP/nv_$lang.sarif" --format json || continue
+		expect "$lang: memory-bound from long_scoreboard" "$(field data.bound.bound)" "memory"
+		expect "$lang: rank 1 class" "$(field data.recommendations.0.class)" "long_scoreboard"
+		case "$(field data.why_rank_1)" in "addresses the largest bubble class long_scoreboard"*) ok "$lang: rank 1 is the largest class" ;; *) notok "$lang: rank 1 is the largest class" "$(field data.why_rank_1)" ;; esac
+		n=$(field data.recommendations_total)
+		i=0
+		bad=""
+		while [ "$i" -lt "$n" ] && [ "$i" -lt 20 ]; do
+			case "$(field "data.recommendations.$i.knob")" in "${lang}"_*) ;; *) bad="$bad $(field "data.recommendations.$i.knob")" ;; esac
+			i=$((i + 1))
+		done
+		expect "$lang: only $lang knobs (no FlyDSL knob)" "$bad" ""
+		case "$(field data.headline)" in *"of warp-state samples"*"of all warp-state samples") ok "$lang: headline in samples" ;; *) notok "$lang: headline in samples" "$(field data.headline)" ;; esac
+		grep -q 'cycles' "$E2E_TMP/nv_$lang/headlines.json" && notok "$lang: headlines.json never says cycles" || ok "$lang: headlines.json never says cycles"
+		grep -q '^| rank | class | normalised class | stall samples |' "$E2E_TMP/nv_$lang/REPORT.md" && ok "$lang: REPORT.md taxonomy in samples" || notok "$lang: REPORT.md taxonomy in samples"
+		case "$("$JCHECK" get "$E2E_TMP/nv_$lang.sarif" runs.0.results.0.message.text)" in *"of all warp-state samples"*) ok "$lang: SARIF gain in samples" ;; *) notok "$lang: SARIF gain in samples" ;; esac
+	done
+	fly "report on the cuda H200 sample (again)" 0 report --bundle "$NS" --dispatch cuda --format json
+	expect "cuda: rank 1 knob" "$(field data.recommendations.0.knob)" "cuda_ilp_unroll"
+	expect "cuda: rank 1 source" "$(field data.recommendations.0.source)" "/src/rowsoftmax/k.cu:9"
+	expect "cuda: rank 1 SASS" "$(field data.recommendations.0.isa)" "FMNMX R0, R5, R0, !PT"
+	fly "report on the triton H200 sample (again)" 0 report --bundle "$NS" --dispatch triton --format json
+	expect "triton: rank 1 knob" "$(field data.recommendations.0.knob)" "triton_num_warps"
+	expect "triton: rank 1 source" "$(field data.recommendations.0.source)" "/src/tritonsoftmax/tsm.py:7"
+	rm -rf "$E2E_TMP/nv_cuda" "$E2E_TMP/nv_triton" "$E2E_TMP/nv_cuda.sarif" "$E2E_TMP/nv_triton.sarif"
+fi

@@ -1,6 +1,7 @@
 /* The rules reader: any bytes as rules.json (with the shipped vocabulary) either load or fail
  * with BAD_RULES whose offset lies inside the input; a loaded set evaluates without crashing.
- * The same bytes as the vocabulary (with the shipped rules) must fail or load likewise. */
+ * The same bytes as the FlyDSL vocabulary (with the shipped rules and the shipped Triton and
+ * CUDA vocabularies) must fail or load likewise. */
 #include "fuzz.h"
 
 #include "../../src/base/data.h"
@@ -28,22 +29,40 @@ FUZZ_TARGET(rules)
 	rules r;
 	if (rules_parse(&r, (const char *)data, size, "fuzz", knobs, klen, "knobs", &e) == 0) {
 		jv *sig = jv_object();
+		jv *traits = jv_object();
+		jv_set_bool(traits, "has_mfma", 0);
+		jv_set_str(traits, "kind", "streaming");
 		for (size_t i = 0; i < r.n; i++) {
 			rule_outcome o;
+			char why[160];
 			rule_eval(&r.v[i], sig, "memory", 1, &o);
+			rule_applies(&r.v[i], traits, why, sizeof why);
 		}
+		jv_free(traits);
 		jv_free(sig);
 	} else
 		check_err(&e, size);
 	rules_release(&r);
 	fp_err_clear(&e);
-	if (rules_parse(&r, shipped, rlen, "rules", (const char *)data, size, "fuzz", &e) != 0)
-		check_err(&e, e.extra && jv_string(jv_get(e.extra, "file")) &&
-				      strcmp(jv_string(jv_get(e.extra, "file")), "fuzz") == 0
-				  ? size
-				  : rlen);
+	/* the bytes as the FlyDSL vocabulary beside the shipped Triton and CUDA ones (the shipped
+	 * rules name knobs of all three) */
+	size_t tlen = 0, clen = 0;
+	char *tk = data_load("knobs_triton.json", &tlen, NULL, &e);
+	char *ck = data_load("knobs_cuda.json", &clen, NULL, &e);
+	if (!tk || !ck)
+		abort();
+	rules_vocab v[3] = {{(const char *)data, size, "fuzz"}, {tk, tlen, "t"}, {ck, clen, "c"}};
+	if (rules_parse_vocabs(&r, shipped, rlen, "rules", v, 3, &e) != 0) {
+		const char *f = e.extra ? jv_string(jv_get(e.extra, "file")) : NULL;
+		check_err(&e, f && strcmp(f, "fuzz") == 0 ? size
+			      : f && strcmp(f, "t") == 0  ? tlen
+			      : f && strcmp(f, "c") == 0  ? clen
+							  : rlen);
+	}
 	rules_release(&r);
 	fp_err_clear(&e);
+	free(tk);
+	free(ck);
 	free(knobs);
 	free(shipped);
 	return 0;

@@ -1,7 +1,7 @@
 /* fuzz-replay: runs every registered fuzz target over seed files and deterministic mutations.
  * Usage: fuzz-replay SEEDS_TXT [MUTATIONS_PER_SEED]
- * SEEDS_TXT lines: "<target> <path-or-glob>" ('#' comments; $FLYPROF_CORPUS and $ROOT are
- * expanded). Targets without any existing seed run on a few built-in byte strings. Prints
+ * SEEDS_TXT lines: "<target> <path-or-glob>" ('#' comments; $FLYPROF_CORPUS, $FLYPROF_SAMPLES and
+ * $ROOT are expanded). Targets without any existing seed run on a few built-in byte strings. Prints
  * "fuzz: N passed, N failed" where each target is one test (it "fails" only by crashing,
  * which takes the whole runner down - the point under ASan). */
 #include "fuzz.h"
@@ -105,6 +105,7 @@ static int target_index(const char *name)
 static void expand(char *out, size_t cap, const char *pat)
 {
 	const char *corpus = getenv("FLYPROF_CORPUS");
+	const char *samples = getenv("FLYPROF_SAMPLES");
 	const char *root = getenv("ROOT");
 	size_t o = 0;
 	for (const char *s = pat; *s && o + 1 < cap;) {
@@ -113,6 +114,9 @@ static void expand(char *out, size_t cap, const char *pat)
 		if (strncmp(s, "$FLYPROF_CORPUS", 15) == 0) {
 			rep = corpus ? corpus : "/nonexistent";
 			skip = 15;
+		} else if (strncmp(s, "$FLYPROF_SAMPLES", 16) == 0) {
+			rep = samples ? samples : "/nonexistent";
+			skip = 16;
 		} else if (strncmp(s, "$ROOT", 5) == 0) {
 			rep = root ? root : ".";
 			skip = 5;

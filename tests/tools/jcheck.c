@@ -110,8 +110,10 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "get") == 0) {
 		jv *v = load(argv[2]);
 		const jv *x = v ? walk(v, argv[3]) : NULL;
-		if (!x)
+		if (!x) {
+			jv_free(v);
 			return 1;
+		}
 		strbuf sb = STRBUF_INIT;
 		if (x->type == JV_STRING)
 			sb_adds(&sb, x->v.str.s);

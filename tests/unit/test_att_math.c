@@ -220,6 +220,30 @@ TEST(att_tiny_dispatch_end_to_end)
 	jv_free(r);
 	jv_free(w);
 
+	/* code.json that disagrees with its waves (line 1 idle 5 instead of 4): a warning and
+	 * wave_check says which line, never silence. */
+	char *mod = strdup(code_json);
+	char *at = strstr(mod, ",1,0,2,8,0,4]");
+	at[11] = '5';
+	put(dir, "code.json", mod);
+	free(mod);
+	trace_dispatch d2;
+	trace_dispatch_init(&d2);
+	CHECK_INT(att_code_read(dir, &d2, &e), 0);
+	w = jv_array();
+	bubbles_params plain = {10, -1, 2};
+	CHECK_INT(bubbles_compute(&d2, NULL, &plain, &r, NULL, w, &e), 0);
+	const jv *wc2 = jv_get(r, "wave_check");
+	CHECK(!jv_get(wc2, "idle_match")->v.b && jv_get(wc2, "stall_match")->v.b);
+	CHECK_INT(jv_i64(jv_get(jv_get(wc2, "first_mismatch"), "code_line")), 1);
+	int warned = 0;
+	for (size_t i = 0; i < jv_len(w); i++)
+		warned |= strstr(jv_string(jv_at(w, i)), "disagree") != NULL;
+	CHECK(warned);
+	jv_free(r);
+	jv_free(w);
+	trace_dispatch_free(&d2);
+
 	bubbles_params bad = {10, 99, 1};
 	w = jv_array();
 	CHECK_INT(bubbles_compute(&d, NULL, &bad, &r, NULL, w, &e), -1);

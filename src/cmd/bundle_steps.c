@@ -1,0 +1,127 @@
+/* bundle_steps.h: the in-process analysis steps of `bundle`. */
+#include "bundle_steps.h"
+
+#include "../base/fileio.h"
+#include "../base/signals.h"
+#include "../base/xalloc.h"
+#include "../cli/help.h"
+#include "../core/bundle_export.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char *const bundle_step_artifacts[] = {"bubbles.json",   "map.json",  "report.json",
+					     "headlines.json", "REPORT.md", NULL};
+
+static const char *const steps[] = {"bubbles", "map", "report", NULL};
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sub_release(cmd_ctx *sub)
+{
+	opts_release(&sub->opts);
+	jv_free(sub->data);
+	jv_free(sub->warnings);
+	jv_free(sub->truncated);
+	free(sub->bundle_path);
+	fp_err_clear(&sub->err);
+}
+
+/* What main does after a command: record the step in the bundle it wrote, then close it. */
+static int finish_bundle(cmd_ctx *sub, int rc, double t0)
+{
+	if (!sub->bundle)
+		return rc;
+	fp_err e2 = FP_ERR_INIT;
+	int status = rc ? err_exit_status(sub->err.code) : 0;
+	if (bundle_record_step(sub->bundle, sub->cmd->name, sub->argc, sub->argv, status,
+			       now_seconds() - t0, &e2) &&
+	    rc == 0) {
+		fp_err_move(&sub->err, &e2);
+		rc = -1;
+	}
+	fp_err_clear(&e2);
+	bundle_close(sub->bundle);
+	free(sub->bundle);
+	sub->bundle = NULL;
+	return rc;
+}
+
+static int run_one(cmd_ctx *parent, const char *name, const char *dir, const char *tag,
+		   jv **data_out)
+{
+	char *argv[] = {"flyprof", (char *)name, "--bundle", (char *)dir,
+			"--tag",   (char *)tag,	 NULL};
+	int argc = 6;
+	cmd_ctx sub;
+	memset(&sub, 0, sizeof sub);
+	sub.err.code = ERR_INTERNAL;
+	sub.cmd = command_find(name);
+	sub.argc = argc;
+	sub.argv = argv;
+	sub.data = jv_object();
+	sub.warnings = jv_array();
+	sub.truncated = jv_object();
+	const opt_spec *specs[5];
+	help_command_specs(sub.cmd, specs);
+	double t0 = now_seconds();
+	int rc = opts_parse(&sub.opts, specs, argc - 2, argv + 2, &sub.err);
+	if (rc == 0)
+		rc = sub.cmd->fn(&sub);
+	if (rc != 0 && !sub.err.set)
+		fp_fail(&sub.err, ERR_INTERNAL, "`%s` failed without saying why", name);
+	if (rc == 0 && signals_pending())
+		rc = fp_fail(&sub.err, ERR_INTERRUPTED, "interrupted during `%s`", name);
+	rc = finish_bundle(&sub, rc, t0);
+	for (size_t i = 0; i < jv_len(sub.warnings); i++)
+		ctx_warn(parent, "%s: %s", name, jv_string(jv_at(sub.warnings, i)));
+	if (rc) {
+		fp_err_move(&parent->err, &sub.err);
+		fp_err_extra(&parent->err, "step", jv_str(name));
+	} else if (data_out) {
+		*data_out = sub.data;
+		sub.data = NULL;
+	}
+	sub_release(&sub);
+	return rc;
+}
+
+int bundle_steps_run(cmd_ctx *parent, const char *dir, const char *tag, jv **report_data)
+{
+	*report_data = NULL;
+	for (size_t i = 0; steps[i]; i++) {
+		int is_report = strcmp(steps[i], "report") == 0;
+		if (run_one(parent, steps[i], dir, tag, is_report ? report_data : NULL))
+			return -1;
+	}
+	return 0;
+}
+
+int bundle_steps_relativize(bundle *b, fp_err *e)
+{
+	for (size_t i = 0; bundle_step_artifacts[i]; i++) {
+		if (!bundle_has(b, bundle_step_artifacts[i]))
+			continue;
+		char *path = path_join(b->dir, bundle_step_artifacts[i]);
+		size_t len = 0, outlen = 0;
+		char *text = file_read_all(path, &len, e);
+		free(path);
+		if (!text)
+			return -1;
+		char *rel = bundle_export_relativize(text, len, b->dir, &outlen);
+		int rc = bundle_write_file(b, bundle_step_artifacts[i], rel, outlen, e);
+		free(text);
+		free(rel);
+		if (rc)
+			return -1;
+	}
+	bundle_export_relativize_jv(jv_get(b->manifest, "steps"), b->dir);
+	b->dirty = 1;
+	return 0;
+}

@@ -1,0 +1,43 @@
+/* Where a recommendation should point: the actionable .py:line of a bubble class, with the
+ * kernel-entry artifact taken into account (docs/reference/flydsl.md §2.5 and §8 item 4).
+ *
+ * FlyDSL gives the kernel prologue, compiler-generated code, ops without a user location and
+ * many backend-inserted s_waitcnt the kernel's entry line (the @flyc.kernel decorator / def
+ * line). srcmap_build flags such lines as entry buckets (srcmap.h; `map` shows them). A hot
+ * instruction on a bucket line is real stall, but the line is not what to edit, so:
+ *   - a wait whose producers (the loads/stores it waits on, bubbles.waits[].producers) have
+ *     ordinary lines: the actionable line is the producer's (loads before stores, then the
+ *     order of the producers list); the bucket line stays as secondary;
+ *   - otherwise the hottest instruction of the same class that is not on a bucket line and
+ *     has a source line: from the whole trace when the caller had it (evloc_scan_trace), else
+ *     from the class's top list in bubbles;
+ *   - otherwise there is no attributable line, and none_reason says so honestly.
+ *
+ * The bucket object `eb` is report.json "entry_buckets": {"lines": [{"file": F, "line": L,
+ * ...}], "hottest_off_bucket": {class: {code_line, isa, source, stall}} or null}; a source string
+ * is on a bucket when its innermost frame (what the line table records) is F:L.
+ * Nothing here fails; absent inputs mean "no bucket". */
+#ifndef FLYPROF_CORE_EVIDENCE_LOC_H
+#define FLYPROF_CORE_EVIDENCE_LOC_H
+
+#include "../base/jv.h"
+#include "trace.h"
+
+/* Builds the bucket object from a classified trace (bubbles_compute sets insts[].klass): the
+ * lines srcmap flags as entry buckets (innermost frame credited, like the line table) and, per
+ * class, the hottest instruction off them. Owned by the caller. */
+jv *evloc_scan_trace(const trace_dispatch *d);
+/* 1 when source's innermost frame is one of the bucket lines of eb. */
+int evloc_on_bucket(const jv *eb, const char *source);
+/* The bubbles.waits entry of the instruction at code_line, or NULL. */
+const jv *evloc_wait_of(const jv *bubbles, const jv *code_line);
+
+/* Resolves the location for the class entry `ce` (bubbles.classes[i]) whose hottest
+ * instruction is `top`. Writes into the hotspot object h: "source_kind" ("line",
+ * "entry_bucket" or "none") and, for a bucket, "source_note". Writes into the evidence object
+ * ev: "actionable_source" (string or null), "actionable" ({source, code_line, isa, via, basis}
+ * or null), "secondary_source" (the bucket line, when the actionable line differs) and, when
+ * nothing is attributable, "none_reason". */
+void evloc_fill(jv *ev, jv *h, const jv *bubbles, const jv *ce, const jv *top, const jv *eb);
+
+#endif
