@@ -54,8 +54,8 @@ static int load_source(ncu_model *m, const ncu_exports *x, jv *warnings, fp_err 
 		return -1;
 	if (!x->source_correlated) {
 		warn(warnings, jv_strf("no correlated source export in %s: instructions have no "
-				       "source lines (export with --print-source cuda,sass or "
-				       "py,sass)",
+				       "source lines (export with --print-source cuda,sass, for "
+				       "Triton too)",
 				       x->dir ? x->dir : "the exports"));
 		return 0;
 	}

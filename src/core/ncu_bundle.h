@@ -2,7 +2,7 @@
  *
  * Documented names inside the directory (docs/nvidia.md), tried first:
  *   source_sass.csv        ncu -i report.ncu-rep --page source --csv --print-source sass
- *   source_correlated.csv  ... --print-source cuda,sass (CUDA) or py,sass (Triton)
+ *   source_correlated.csv  ... --print-source cuda,sass (CUDA and Triton)
  *   details.csv            ... --page details --csv
  *   report.ncu-rep         the report itself (kept for re-export; not read)
  * Fallback, the naming of the recorded samples: <p>_src_sass.csv, <p>_src_cuda_sass.csv or

@@ -4,7 +4,7 @@
  *       with one row per SASS instruction: Address, Source (the SASS text), warp-stall
  *       samples in total, not issued, per reason "stall_<x>" and "stall_<x> (Not Issued)",
  *       Instructions Executed, ...)
- *   ncu -i R --page source --csv --print-source cuda,sass   (or py,sass for Triton: per source
+ *   ncu -i R --page source --csv --print-source cuda,sass   (Triton too: per source
  *       file a "File Path" and "Function Name" line and a table whose rows are a source line
  *       ("Line No" set, Address "-") followed by the SASS rows ("Line No" empty) it owns)
  *
@@ -45,7 +45,7 @@ typedef struct ncu_source {
 	trace_dispatch trace; /* insts in address order; trace.kernel, trace.arch (NULL) */
 	ncu_inst_samples *s;  /* parallel to trace.insts */
 	uint64_t base_address;
-	int has_sources;      /* the export was a correlated one (cuda,sass / py,sass) */
+	int has_sources;      /* the export was a correlated one (cuda,sass) */
 	size_t extra_kernels; /* "Kernel Name" lines after the first (ignored) */
 	char **unknown_cols;  /* stall_* labels the taxonomy does not know (counted as unknown) */
 	size_t n_unknown_cols;
