@@ -215,8 +215,9 @@ static void add_sources(cmd_ctx *ctx, analysis_input *in, jv *data)
 		jv_set_str(ns, "export",
 			   in->ncu.source_correlated ? in->ncu.source_correlated : "");
 		if (!in->ncu.source_correlated)
-			ctx_warn(ctx, "no correlated source export (--print-source cuda,sass, also for "
-				      "Triton): instructions have no source lines");
+			ctx_warn(ctx,
+				 "no correlated source export (--print-source cuda,sass, also for "
+				 "Triton): instructions have no source lines");
 		return;
 	}
 	jv *src = jv_set(data, "sources", codeobj_fill_sources(&in->trace));

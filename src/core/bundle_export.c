@@ -180,9 +180,16 @@ char *bundle_export_csv_row(const char *buf, size_t len, const char *name, long 
 	if (!nl)
 		return NULL;
 	size_t hlen = (size_t)(nl - buf);
+	/* The result is a C string: a NUL byte (never in a real CSV) would cut it short. */
+	if (memchr(buf, '\0', hlen))
+		return NULL;
 	for (const char *p = nl + 1; p < buf + len;) {
 		const char *end = memchr(p, '\n', (size_t)(buf + len - p));
 		size_t l = end ? (size_t)(end - p) : (size_t)(buf + len - p);
+		if (memchr(p, '\0', l)) {
+			p = end ? end + 1 : buf + len;
+			continue;
+		}
 		strbuf sb = STRBUF_INIT;
 		sb_add(&sb, buf, hlen);
 		sb_addc(&sb, '\n');

@@ -197,3 +197,22 @@ TEST(bundle_export_swap_and_remove)
 	free(tmp);
 	free(fin);
 }
+
+/* Found by libFuzzer: a matching row holding a NUL byte came back cut short (the result is a C
+ * string). Such a row is skipped; the next matching one is taken. */
+TEST(bundle_export_csv_row_skips_nul_bytes)
+{
+#define HDR                                                                                        \
+	"\"Dispatch_Id\",\"Kernel_Name\",\"VGPR_Count\",\"Accum_VGPR_Count\",\"SGPR_Count\","      \
+	"\"LDS_Block_Size\",\"Scratch_Size\",\"Workgroup_Size_X\",\"Workgroup_Size_Y\","           \
+	"\"Workgroup_Size_Z\",\"Grid_Size_X\",\"Grid_Size_Y\",\"Grid_Size_Z\"\n"
+#define ROW "7,\"k_0\",64,8,32,1024,0,256,1,1,4096,1,1\n"
+	static const char csv[] = HDR "7,\"k_\0\",64,8,32,1024,0,256,1,1,4096,1,1\n" ROW;
+	char *row = bundle_export_csv_row(csv, sizeof csv - 1, "t.csv", 7, NULL);
+	CHECK_STR(row, HDR ROW);
+	free(row);
+	static const char nul_header[] = "\"Dispatch\0_Id\"\n" ROW;
+	CHECK(bundle_export_csv_row(nul_header, sizeof nul_header - 1, "t.csv", 7, NULL) == NULL);
+#undef HDR
+#undef ROW
+}
