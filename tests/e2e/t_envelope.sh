@@ -27,3 +27,15 @@ if cmp -s "$E2E_TMP/config.md" "$ROOT/docs/config.md"; then ok "docs/config.md m
 left=$(ls -A "$E2E_TMP" | grep -v -E '^(out.json|err.txt|why.txt|v.txt|h.txt|errors.md|config.md|golden\..*|work)$' || true)
 expect "nothing written outside --bundle/--out" "$left" ""
 cd "$ROOT" || exit 1
+# Missing and foreign bundles: one envelope, typed, for every command that reads one.
+for c in bubbles map report; do
+	fly "$c without --bundle is BAD_ARGS" 78 "$c"
+	fly "$c on a missing bundle is NO_ARTIFACT" 66 "$c" --bundle "$E2E_TMP/no-such-bundle"
+	mkdir -p "$E2E_TMP/foreign" && : >"$E2E_TMP/foreign/notes.txt"
+	fly "$c on a foreign directory is NOT_A_BUNDLE" 78 "$c" --bundle "$E2E_TMP/foreign"
+	expect "$c foreign error code" "$(field error.code)" "NOT_A_BUNDLE"
+	rm -rf "$E2E_TMP/foreign"
+done
+fly "diff on missing bundles is typed" 66 diff --before "$E2E_TMP/no-a" --after "$E2E_TMP/no-b"
+fly "bundle into a missing source is typed" 66 bundle --bundle "$E2E_TMP/no-such-bundle" --out "$E2E_TMP/ex"
+[ ! -e "$E2E_TMP/ex" ] && ok "failed bundle leaves no output" || notok "failed bundle leaves no output"
