@@ -7,14 +7,15 @@
 # Closes with "e2e: N passed, N failed".
 set -u
 BUILD=${1:-build}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd -P)
 export FLYPROF="$ROOT/$BUILD/flyprof" JCHECK="$ROOT/$BUILD/tools/jcheck"
 export FAKE_DIR="$ROOT/$BUILD/fake" BUILD_DIR="$ROOT/$BUILD" ROOT
-E2E_TMP=$(mktemp -d "${TMPDIR:-/tmp}/flyprof-e2e-XXXXXX")
+E2E_TMP=$(cd "$(mktemp -d "${TMPDIR:-/tmp}/flyprof-e2e-XXXXXX")" && pwd -P)
 export E2E_TMP
 trap 'rm -rf "$E2E_TMP"' EXIT
 CORPUS=${FLYPROF_CORPUS:-}
-[ -n "$CORPUS" ] && CORPUS=$(cd "$CORPUS" && pwd)
+# Physical paths: flyprof reports realpath()s, and the normalisation must see the same text.
+[ -n "$CORPUS" ] && CORPUS=$(cd "$CORPUS" && pwd -P)
 export CORPUS
 # Isolate from the caller's configuration.
 for v in $(env | grep -o '^FLYPROF_[A-Z_]*' | grep -v -E '^FLYPROF_(CORPUS|SAMPLES)$'); do unset "$v"; done
