@@ -86,8 +86,10 @@ int bundle_open(bundle *b, const char *path, fp_err *e)
 	if (!b->dir)
 		return fp_fail(e, ERR_IO_ERROR, "%s: cannot resolve path", path);
 	int m = load_manifest(b, e);
-	if (m < 0)
+	if (m < 0) {
+		bundle_close(b);
 		return -1;
+	}
 	if (m == 1) {
 		b->kind = BUNDLE_FLYPROF;
 		return 0;
@@ -113,6 +115,7 @@ int bundle_open(bundle *b, const char *path, fp_err *e)
 		b->dir);
 	fp_err_set_help(e, "pass --bundle a directory made by flyprof, a rocprofv3 ATT capture or "
 			   "a ui_output_agent_*_dispatch_* directory");
+	bundle_close(b); /* a failed open leaves nothing to release */
 	return -1;
 }
 
