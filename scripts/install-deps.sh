@@ -8,7 +8,6 @@ pkgs=(
 	libmsgpack-dev            # AMDGPU metadata note is MessagePack
 	clang lld llvm            # test-time AMDGPU code objects, llvm-dwarfdump/readelf as oracles, fuzzing
 	clang-format              # formatting check
-	python3                   # speedscope/JSON validation in tests only
 )
 missing=()
 for p in "${pkgs[@]}"; do
