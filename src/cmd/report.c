@@ -259,9 +259,13 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 		missing(ctx, g, "capture.json",
 			"no capture record (kernel match, registers from the capture); the trace "
 			"alone is used");
-	g->counters = optional_json(ctx, in, g, "counters.json",
-				    "no hardware counters; the bound comes from the trace (run "
-				    "`flyprof counters`)");
+	g->counters =
+	    optional_json(ctx, in, g, "counters.json",
+			  in->nvidia ? "no counters.json; the bound comes from the trace "
+				       "(the Nsight Compute details export holds the "
+				       "speed-of-light figures)"
+				     : "no hardware counters; the bound comes from the trace "
+				       "(run `flyprof counters`)");
 	if (in->src.kind == BUNDLE_FLYPROF && bundle_has(&in->src, "tile.json"))
 		g->tile = optional_json(ctx, in, g, "tile.json", "");
 	if (!in->trace.res.source)

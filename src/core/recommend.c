@@ -236,16 +236,26 @@ static void set_confidence(jv *r, const rule *ru)
 	const jv *hs = jv_get(ev, "hotspot");
 	const char *why = NULL;
 	const char *kind = jv_string(jv_get(hs, "source_kind"));
-	int on_bucket = kind && strcmp(kind, "entry_bucket") == 0;
+	/* the hot line is the entry bucket or a library frame: not a line to edit */
+	const char *what = kind && strcmp(kind, "line") != 0 && strcmp(kind, "none") != 0
+			       ? evloc_kind_text(kind)
+			       : NULL;
 	const jv *act = jv_get(ev, "actionable");
-	if (on_bucket && !jv_string(jv_get(ev, "actionable_source")))
-		why = "lowered: the class's stall sits on the kernel-entry bucket and no other "
-		      ".py line is attributable";
-	else if (on_bucket && jv_get(act, "pct_of_class_stall") &&
-		 jv_num(jv_get(act, "pct_of_class_stall")) < 10)
-		why = "lowered: the actionable line holds under 10% of the class's stall (the "
-		      "rest sits on the kernel-entry bucket)";
-	else if (hs && hs->type == JV_OBJECT && jv_num(jv_get(hs, "pct_of_class_stall")) < 10)
+	char buf[200];
+	if (what && !jv_string(jv_get(ev, "actionable_source"))) {
+		snprintf(buf, sizeof buf,
+			 "lowered: the class's stall sits on %s and no other .py line is "
+			 "attributable",
+			 what);
+		why = buf;
+	} else if (what && jv_get(act, "pct_of_class_stall") &&
+		   jv_num(jv_get(act, "pct_of_class_stall")) < 10) {
+		snprintf(buf, sizeof buf,
+			 "lowered: the actionable line holds under 10%% of the class's stall (the "
+			 "rest sits on %s)",
+			 what);
+		why = buf;
+	} else if (hs && hs->type == JV_OBJECT && jv_num(jv_get(hs, "pct_of_class_stall")) < 10)
 		why = "lowered: the hot instruction holds under 10% of the class's stall";
 	else if (hs && hs->type == JV_OBJECT && jv_string(jv_get(ev, "none_reason")))
 		why = "lowered: the hot instruction has no .py line";
@@ -253,13 +263,16 @@ static void set_confidence(jv *r, const rule *ru)
 		lv--;
 	jv_set_str(r, "confidence", levels[lv]);
 	jv_set_str(r, "rule_confidence", ru->confidence);
+	if (!why && what)
+		snprintf(buf, sizeof buf,
+			 "the rule's confidence; the hot instruction sits on %s, the actionable "
+			 "line comes from evidence.actionable",
+			 what);
 	jv_set_str(r, "confidence_basis",
-		   why ? why
-		   : on_bucket
-		       ? "the rule's confidence; the hot instruction sits on the "
-			 "kernel-entry bucket, the actionable line comes from evidence.actionable"
-		       : "the rule's confidence; the evidence is "
-			 "concentrated on a mapped instruction");
+		   why	  ? why
+		   : what ? buf
+			  : "the rule's confidence; the evidence is concentrated on a mapped "
+			    "instruction");
 }
 
 static jv *rec_jv(const rule *ru, const jv *b, const jv *signals, const jv *occ, const jv *buckets,

@@ -66,12 +66,53 @@ static jv *taxonomy(const jv *b)
 	return t;
 }
 
-static jv *occupancy_section(const jv *occ)
+/* NVIDIA: Nsight Compute's own figures (the details export's Occupancy section, which
+ * ncu_bubbles puts in bubbles.occupancy.theoretical) are the theoretical warps per SM; the
+ * achieved mean per SM is observed.per_cu.mean. Compared per SM, the unit ncu reports. */
+static void occupancy_nvidia(jv *o, const jv *b)
+{
+	const jv *nt = jv_get(jv_get(b, "occupancy"), "theoretical");
+	jv_set(o, "details_export", copy_or_null(nt));
+	jv_set_str(o, "unit", "warps per SM (Nsight Compute details export)");
+	const jv *th = jv_get(nt, "waves_per_cu");
+	const jv *ach = jv_get(jv_get(jv_get(o, "observed"), "per_cu"), "mean");
+	if (!jv_is_num(th) || !jv_is_num(ach)) {
+		jv_set(o, "disagreement", jv_null());
+		jv_set_str(o, "note",
+			   !jv_is_num(th)
+			       ? "theoretical warps per SM unknown (no Occupancy section "
+				 "in the details export)"
+			       : "achieved warps per SM unknown (no Occupancy section in "
+				 "the details export)");
+		return;
+	}
+	double t = jv_num(th), a = jv_num(ach);
+	int dis = a > t + 1e-9;
+	jv_set_bool(o, "disagreement", dis);
+	if (dis)
+		jv_set(o, "note",
+		       jv_strf("achieved %.2f warps per SM exceeds the theoretical %.0f: the "
+			       "details export's figures disagree",
+			       a, t));
+	else
+		jv_set(o, "note",
+		       jv_strf("achieved mean %.2f of theoretical %.0f warps per SM (%.0f%% of "
+			       "theoretical); a low share means a small grid, a launch tail or "
+			       "short-lived warps, not the block limits",
+			       a, t, pct(a, t)));
+}
+
+static jv *occupancy_section(const jv *occ, const jv *b)
 {
 	jv *o = jv_object();
 	const jv *th = jv_get(occ, "theoretical"), *ob = jv_get(occ, "observed");
 	jv_set(o, "theoretical", copy_or_null(th));
 	jv_set(o, "observed", copy_or_null(ob));
+	const char *be = jv_string(jv_get(b, "backend"));
+	if (be && strcmp(be, "nvidia") == 0) {
+		occupancy_nvidia(o, b);
+		return o;
+	}
 	const jv *w = jv_get(th, "waves_per_simd");
 	const jv *ps = jv_get(ob, "per_simd");
 	if (!jv_is_num(w) || !jv_is_num(jv_get(ps, "peak"))) {
@@ -98,8 +139,8 @@ static jv *occupancy_section(const jv *occ)
 	return o;
 }
 
-/* " at X.py:L" for the largest class, or, when its hot line is the kernel-entry bucket, the
- * actionable line with the bucket named as such (evidence_loc.h). */
+/* " at X.py:L" for the largest class, or, when its hot line is the kernel-entry bucket or a
+ * library frame, the actionable line with the hot line named as such (evidence_loc.h). */
 static int headline_location(char *buf, size_t sz, const jv *b, const jv *buckets)
 {
 	const jv *ce = jv_at(jv_get(b, "classes"), 0);
@@ -111,21 +152,19 @@ static int headline_location(char *buf, size_t sz, const jv *b, const jv *bucket
 	evloc_fill(ev, h, b, ce, top, buckets);
 	const char *act = jv_string(jv_get(ev, "actionable_source"));
 	const char *via = jv_string(jv_get(jv_get(ev, "actionable"), "via"));
+	const char *kind = jv_string(jv_get(h, "source_kind"));
+	const char *what = evloc_kind_text(kind);
 	int n;
-	if (strcmp(jv_string(jv_get(h, "source_kind")), "entry_bucket") != 0)
+	if (strcmp(kind, "line") == 0)
 		n = snprintf(buf, sz, " at %s", src);
 	else if (act)
-		n = snprintf(buf, sz,
-			     " at %s (%s; the hot instruction sits on the kernel-entry "
-			     "bucket %s)",
-			     act,
+		n = snprintf(buf, sz, " at %s (%s; the hot instruction sits on %s %s)", act,
 			     via && strcmp(via, "wait_producer") == 0
 				 ? "the load the hot wait waits on"
-				 : "its hottest instruction off the kernel-entry bucket",
-			     src);
+				 : "its hottest instruction on a line to edit",
+			     what, src);
 	else
-		n = snprintf(buf, sz,
-			     " on the kernel-entry bucket %s (no attributable source line)", src);
+		n = snprintf(buf, sz, " on %s %s (no attributable source line)", what, src);
 	jv_free(ev);
 	jv_free(h);
 	return n;
@@ -174,14 +213,16 @@ static const char *ranking_rule =
     "occupancy or roofline finding has a larger estimate, and why_rank_1 says which";
 
 /* The first n items of a bubbles list, each flagged "entry_bucket" when its source line is a
- * kernel-entry bucket (evidence_loc.h). */
+ * kernel-entry bucket and "library_frame" when it is inside FlyDSL's or Triton's own package
+ * (evidence_loc.h). */
 static jv *first_n(const jv *arr, size_t n, const jv *buckets)
 {
 	jv *out = jv_array();
 	for (size_t i = 0; i < jv_len(arr) && i < n; i++) {
 		jv *c = jv_push(out, jv_copy(jv_at(arr, i)));
-		jv_set_bool(c, "entry_bucket",
-			    evloc_on_bucket(buckets, jv_string(jv_get(c, "source"))));
+		evloc_kind k = evloc_kind_of(buckets, jv_string(jv_get(c, "source")));
+		jv_set_bool(c, "entry_bucket", k == EVLOC_ENTRY_BUCKET);
+		jv_set_bool(c, "library_frame", k == EVLOC_LIBRARY_FRAME);
 	}
 	return out;
 }
@@ -208,7 +249,7 @@ jv *report_build(const report_inputs *in, const rules *r)
 	jv_set(rep, "bound", bound_to_jv(&bv));
 	jv_set(rep, "totals", copy_or_null(jv_get(b, "totals")));
 	jv_set(rep, "stall_taxonomy", taxonomy(b));
-	jv_set(rep, "occupancy", occupancy_section(in->occupancy));
+	jv_set(rep, "occupancy", occupancy_section(in->occupancy, b));
 	jv_set(rep, "wave_states", copy_or_null(jv_get(b, "wave_states")));
 	jv_set(rep, "kernel_traits", traits);
 	const jv *buckets = jv_set(rep, "entry_buckets",
@@ -255,13 +296,16 @@ static jv *short_rec(const jv *rep, const jv *r)
 	jv_set_round(o, "class_pct_of_stall", class_pct(rep, jv_string(jv_get(r, "class"))), 2);
 	jv_set(o, "knob", jv_copy(jv_get(jv_get(r, "knob"), "id")));
 	jv_set(o, "api", jv_copy(jv_get(jv_get(r, "knob"), "api")));
-	/* the line to act on; the hot instruction's own line when that is an entry bucket */
+	/* the line to act on; the hot instruction's own line goes in entry_bucket_source or
+	 * library_frame_source when it is not a line to edit */
 	jv_set(o, "source", copy_or_null(jv_get(ev, "actionable_source")));
 	const char *kind = jv_string(jv_get(hs, "source_kind"));
 	const jv *via = jv_get(jv_get(ev, "actionable"), "via");
-	if (kind && strcmp(kind, "entry_bucket") == 0) {
+	int bucket = kind && strcmp(kind, "entry_bucket") == 0;
+	if (bucket || (kind && strcmp(kind, "library_frame") == 0)) {
 		jv_set(o, "source_basis", via ? jv_copy(via) : jv_null());
-		jv_set(o, "entry_bucket_source", jv_copy(jv_get(hs, "source")));
+		jv_set(o, bucket ? "entry_bucket_source" : "library_frame_source",
+		       jv_copy(jv_get(hs, "source")));
 	} else if (kind)
 		jv_set_str(o, "source_basis",
 			   strcmp(kind, "line") == 0 ? "hot_instruction" : "none");
@@ -301,7 +345,15 @@ jv *report_headlines(const jv *rep)
 	if (r1)
 		jv_push(f, jv_strf("rank 1: %s -> %s", jv_string(jv_get(r1, "rule")),
 				   jv_string(jv_get(jv_get(r1, "knob"), "api"))));
-	if (jv_is_num(jv_get(th, "waves_per_simd")))
+	const jv *nt = jv_get(jv_get(rep, "occupancy"), "details_export");
+	if (nt && jv_is_num(jv_get(nt, "waves_per_cu")))
+		jv_push(f,
+			jv_strf("occupancy: %g warps per SM theoretical (details export), "
+				"limited by %s",
+				jv_num(jv_get(nt, "waves_per_cu")),
+				jv_string(jv_get(nt, "limiter")) ? jv_string(jv_get(nt, "limiter"))
+								 : "?"));
+	else if (!nt && jv_is_num(jv_get(th, "waves_per_simd")))
 		jv_push(f,
 			jv_strf("occupancy: %g waves/SIMD theoretical, limited by %s",
 				jv_num(jv_get(th, "waves_per_simd")),

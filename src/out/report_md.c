@@ -133,6 +133,61 @@ static void occupancy_md(strbuf *o, const jv *occ)
 	sb_addf(o, "%s\n\n", s_or(jv_get(occ, "note"), ""));
 }
 
+/* NVIDIA: warps per SM, as the details export's Occupancy section gives them; the flyprof
+ * model (soc.json) is the cross-check. Every % names its denominator. */
+static void occupancy_md_nvidia(strbuf *o, const jv *occ)
+{
+	const jv *nt = jv_get(occ, "details_export");
+	const jv *ob = jv_get(occ, "observed");
+	const jv *md = jv_get(occ, "theoretical");
+	const jv *max = jv_get(md, "max_waves_per_cu");
+	sb_adds(o, "| occupancy (Nsight Compute details export) | warps per SM | % of the SM's "
+		   "maximum warps");
+	if (jv_is_num(max))
+		sb_addf(o, " (%g)", jv_num(max));
+	sb_adds(o, " | warps per scheduler | limited by |\n|---|---|---|---|---|\n"
+		   "| theoretical (Theoretical Active Warps per SM) | ");
+	num(o, jv_get(nt, "waves_per_cu"), 2);
+	sb_adds(o, " | ");
+	num(o, jv_get(nt, "pct_of_max_waves"), 2);
+	sb_adds(o, " | ");
+	num(o, jv_get(nt, "waves_per_simd"), 2);
+	sb_addf(o, " | %s |\n| achieved mean (Achieved Active Warps Per SM) | ",
+		s_or(jv_get(nt, "limiter"), "n/a"));
+	num(o, jv_get(jv_get(ob, "per_cu"), "mean"), 2);
+	sb_adds(o, " | ");
+	num(o, jv_get(ob, "achieved_pct_of_max_warps"), 2);
+	sb_adds(o, " | ");
+	num(o, jv_get(jv_get(ob, "per_simd"), "mean"), 2);
+	sb_adds(o, " | |\n\n");
+	const jv *bl = jv_get(nt, "block_limits");
+	for (size_t i = 0; bl && bl->type == JV_OBJECT && i < bl->v.obj.n; i++) {
+		sb_addf(o, "%s `%s`: ",
+			i ? ","
+			  : "Block limits (blocks per SM each allows; ncu's Block "
+			    "Limit metrics):",
+			bl->v.obj.keys[i]);
+		num(o, bl->v.obj.vals[i], 0);
+	}
+	if (bl && bl->type == JV_OBJECT && bl->v.obj.n)
+		sb_adds(o, ".\n\n");
+	if (jv_is_num(jv_get(md, "waves_per_cu")))
+		sb_addf(o,
+			"flyprof's own model (soc.json) from the same resources: %g warps per SM, "
+			"limited by `%s`.\n\n",
+			jv_num(jv_get(md, "waves_per_cu")), s_or(jv_get(md, "limiter"), "n/a"));
+	sb_addf(o, "%s\n\n", s_or(jv_get(occ, "note"), ""));
+	sb_adds(o, "More detail: the Occupancy section of the details export (`ncu -i "
+		   "<report>.ncu-rep --page details`): the block limits, and the Nsight "
+		   "Compute UI's occupancy graphs of warps per SM against registers, shared memory "
+		   "and block size.\n\n");
+}
+
+static int is_nvidia(const jv *r)
+{
+	return strcmp(s_or(jv_get(r, "backend"), ""), "nvidia") == 0;
+}
+
 static void section_roofline(strbuf *o, const jv *r)
 {
 	const jv *b = jv_get(r, "bound");
@@ -143,12 +198,20 @@ static void section_roofline(strbuf *o, const jv *r)
 	if (cal && cal->type == JV_BOOL)
 		sb_addf(o, ", HBM figures calibrated: %s", cal->v.b ? "yes" : "no");
 	sb_addf(o, ")\n- Why: %s\n", s_or(jv_get(b, "why"), ""));
-	if (strcmp(s_or(jv_get(b, "basis"), ""), "counters") != 0)
+	if (is_nvidia(r))
+		sb_adds(o, "- Measured throughputs: the details export's GPU Speed Of Light "
+			   "Throughput and Memory Workload Analysis sections (`ncu -i "
+			   "<report>.ncu-rep --page details`); `flyprof counters` is for AMD "
+			   "(rocprofv3) only.\n");
+	else if (strcmp(s_or(jv_get(b, "basis"), ""), "counters") != 0)
 		sb_adds(o,
 			"- Run `flyprof counters` for a counter-based roofline (L2 hit rate, MFMA "
 			"share, calibrated HBM traffic).\n");
 	sb_addc(o, '\n');
-	occupancy_md(o, jv_get(r, "occupancy"));
+	if (is_nvidia(r))
+		occupancy_md_nvidia(o, jv_get(r, "occupancy"));
+	else
+		occupancy_md(o, jv_get(r, "occupancy"));
 }
 
 static void section_taxonomy(strbuf *o, const jv *r)
@@ -202,10 +265,17 @@ static void producers_md(strbuf *o, const jv *prods, const char *indent)
 	}
 }
 
+static int is_true(const jv *v)
+{
+	return v && v->type == JV_BOOL && v->v.b;
+}
+
 static const char *bucket_mark(const jv *item)
 {
-	const jv *b = jv_get(item, "entry_bucket");
-	return b && b->type == JV_BOOL && b->v.b ? " (kernel-entry bucket)" : "";
+	if (is_true(jv_get(item, "entry_bucket")))
+		return " (kernel-entry bucket)";
+	return is_true(jv_get(item, "library_frame")) ? " (library frame: not the kernel's code)"
+						      : "";
 }
 
 static void section_evidence(strbuf *o, const jv *r)
@@ -286,7 +356,10 @@ static void rec_evidence(strbuf *o, const jv *ev, const report_words *w)
 		sb_addf(o, " %s = %.1f%% of this class's stall\n", w->stall,
 			jv_num(jv_get(h, "pct_of_class_stall")));
 		if (jv_string(jv_get(h, "source_note")))
-			sb_addf(o, "  - kernel-entry bucket: %s\n",
+			sb_addf(o, "  - %s: %s\n",
+				strcmp(s_or(jv_get(h, "source_kind"), ""), "library_frame") == 0
+				    ? "library frame"
+				    : "kernel-entry bucket",
 				jv_string(jv_get(h, "source_note")));
 	}
 	const jv *a = jv_get(ev, "actionable");
@@ -386,7 +459,10 @@ static void section_counters(strbuf *o, const jv *r)
 {
 	sb_adds(o, "## 8. Raw counters\n\n");
 	const jv *c = jv_get(r, "counters");
-	if (!c || c->type == JV_NULL)
+	if ((!c || c->type == JV_NULL) && is_nvidia(r))
+		sb_adds(o, "(none in this report: on NVIDIA the measured metrics are the details "
+			   "export's sections, `ncu -i <report>.ncu-rep --page details`)\n\n");
+	else if (!c || c->type == JV_NULL)
 		sb_adds(o, "(none: counters.json is absent; `flyprof counters` produces it)\n\n");
 	else {
 		strbuf js = STRBUF_INIT;

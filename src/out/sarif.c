@@ -102,8 +102,8 @@ static jv *result(const jv *rec)
 	const jv *ev = jv_get(rec, "evidence");
 	const jv *hs = jv_get(ev, "hotspot");
 	const jv *g = jv_get(rec, "gain");
-	/* the line to act on (evidence_loc.h): on a kernel-entry bucket that is not the hot
-	 * instruction's own line; older reports without the field fall back to it */
+	/* the line to act on (evidence_loc.h): on a kernel-entry bucket or a library frame that is
+	 * not the hot instruction's own line; older reports without the field fall back to it */
 	const jv *act = jv_get(ev, "actionable_source");
 	const char *src = act ? jv_string(act) : jv_string(jv_get(hs, "source"));
 	jv *r = jv_object();
@@ -134,6 +134,9 @@ static jv *result(const jv *rec)
 		if (kind && strcmp(kind, "entry_bucket") == 0) {
 			jv_set(props, "entry_bucket_source", jv_copy(jv_get(hs, "source")));
 			jv_set(props, "entry_bucket_note", jv_copy(jv_get(hs, "source_note")));
+		} else if (kind && strcmp(kind, "library_frame") == 0) {
+			jv_set(props, "library_frame_source", jv_copy(jv_get(hs, "source")));
+			jv_set(props, "library_frame_note", jv_copy(jv_get(hs, "source_note")));
 		}
 		if (jv_get(jv_get(ev, "actionable"), "via"))
 			jv_set(props, "location_basis",

@@ -69,6 +69,16 @@ else
 	expect "rmsnorm SARIF rank 1 line" "$("$JCHECK" get "$E2E_TMP/rms.sarif" runs.0.results.0.locations.0.physicalLocation.region.startLine)" "59"
 	case "$(field data.headline)" in *"kernel-entry bucket"*) ok "rmsnorm headline flags the entry bucket" ;; *) notok "rmsnorm headline flags the entry bucket" "$(field data.headline)" ;; esac
 	rm -f "$E2E_TMP/rms.sarif"
+	# layernorm: the hot smem wait's line is inside FlyDSL's own package (universal.py:144, a
+	# library frame); the loads it waits on sit on the entry bucket, and no other smem wait has
+	# a user line, so rank 1 has no actionable line and names the library frame.
+	d=$(ls -d "$CORPUS"/layernorm/att/big/ui_output_* | head -1)
+	fly "report on layernorm" 0 report --bundle "$d" --out "$E2E_TMP/ln" --format json
+	expect "layernorm rank 1 has no actionable line" "$(field data.recommendations.0.source)" "null"
+	case "$(field data.recommendations.0.library_frame_source)" in */python_packages/flydsl/expr/rocdl/universal.py:144) ok "layernorm names the library frame" ;; *) notok "layernorm names the library frame" "$(field data.recommendations.0.library_frame_source)" ;; esac
+	case "$(field data.headline)" in *"on a library frame "*"universal.py:144 (no attributable source line)"*) ok "layernorm headline flags the library frame" ;; *) notok "layernorm headline flags the library frame" "$(field data.headline)" ;; esac
+	grep -q 'universal.py:144 (library frame' "$E2E_TMP/ln/REPORT.md" && ok "layernorm REPORT.md marks the library frame" || notok "layernorm REPORT.md marks the library frame"
+	rm -rf "$E2E_TMP/ln"
 	# preshuffle GEMM (MFMA, LDS tile loop): rank 1 is a pipelining knob
 	d=$(ls -d "$CORPUS"/preshuffle_gemm/att/big/ui_output_* | head -1)
 	fly "report on preshuffle_gemm" 0 report --bundle "$d" --format json
@@ -148,7 +158,10 @@ else
 		grep -q 'cycles' "$E2E_TMP/nv_$lang/headlines.json" && notok "$lang: headlines.json never says cycles" || ok "$lang: headlines.json never says cycles"
 		grep -q '^| rank | class | normalised class | stall samples |' "$E2E_TMP/nv_$lang/REPORT.md" && ok "$lang: REPORT.md taxonomy in samples" || notok "$lang: REPORT.md taxonomy in samples"
 		case "$("$JCHECK" get "$E2E_TMP/nv_$lang.sarif" runs.0.results.0.message.text)" in *"of all warp-state samples"*) ok "$lang: SARIF gain in samples" ;; *) notok "$lang: SARIF gain in samples" ;; esac
+		grep -q '^| theoretical (Theoretical Active Warps per SM) |' "$E2E_TMP/nv_$lang/REPORT.md" && ok "$lang: REPORT.md occupancy in warps per SM" || notok "$lang: REPORT.md occupancy in warps per SM"
+		grep -q -e 'waves per SIMD' -e 'Run `flyprof counters`' "$E2E_TMP/nv_$lang/REPORT.md" && notok "$lang: REPORT.md has no AMD occupancy wording" || ok "$lang: REPORT.md has no AMD occupancy wording"
 	done
+	expect "triton: theoretical warps per SM (details export)" "$("$JCHECK" get "$E2E_TMP/nv_triton/report.json" occupancy.details_export.waves_per_cu)" "40"
 	fly "report on the cuda H200 sample (again)" 0 report --bundle "$NS" --dispatch cuda --format json
 	expect "cuda: rank 1 knob" "$(field data.recommendations.0.knob)" "cuda_ilp_unroll"
 	expect "cuda: rank 1 source" "$(field data.recommendations.0.source)" "/src/rowsoftmax/k.cu:9"
