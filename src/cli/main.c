@@ -76,8 +76,13 @@ static int want_table(const cmd_ctx *ctx)
 
 static int emit(cmd_ctx *ctx, const char *command_name, int table)
 {
+	/* A signal that arrives after the command finished its work does not undo it: every write
+	 * was atomic and complete, so the result stands (commands that notice a signal on the way
+	 * stop with INTERRUPTED themselves). */
 	if (!ctx->err.set && signals_pending())
-		fp_fail(&ctx->err, ERR_INTERRUPTED, "interrupted by signal %d", signals_pending());
+		ctx_warn(ctx,
+			 "signal %d arrived after the command had finished; its result is complete",
+			 signals_pending());
 	jv *env = envelope_build(command_name, ctx->bundle_path, ctx->data, ctx->warnings,
 				 ctx->truncated, &ctx->err);
 	strbuf out = STRBUF_INIT;
