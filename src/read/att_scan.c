@@ -2,6 +2,7 @@
 
 #include "../base/xalloc.h"
 #include "json_parse.h"
+#include "json_text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -139,60 +140,21 @@ int att_scan_null(att_scan *s)
 
 static int hex4(att_scan *s, unsigned *out)
 {
-	unsigned v = 0;
-	if (s->len - s->pos < 4)
-		return att_scan_fail(s, "4 hex digits");
-	for (int i = 0; i < 4; i++) {
-		char c = s->buf[s->pos + i];
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (unsigned)(c - 'A' + 10);
-		else
-			return att_scan_fail(s, "a hex digit");
-	}
+	long v = json_hex4(s->buf + s->pos, s->len - s->pos);
+	if (v < 0)
+		return att_scan_fail(s, v == -1 ? "4 hex digits" : "a hex digit");
 	s->pos += 4;
-	*out = v;
+	*out = (unsigned)v;
 	return 0;
-}
-
-static void put_utf8(strbuf *sb, unsigned cp)
-{
-	char b[4];
-	size_t n;
-	if (cp < 0x80) {
-		b[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xC0 | (cp >> 6));
-		b[1] = (char)(0x80 | (cp & 0x3F));
-		n = 2;
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xE0 | (cp >> 12));
-		b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[2] = (char)(0x80 | (cp & 0x3F));
-		n = 3;
-	} else {
-		b[0] = (char)(0xF0 | (cp >> 18));
-		b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[3] = (char)(0x80 | (cp & 0x3F));
-		n = 4;
-	}
-	if (sb)
-		sb_add(sb, b, n);
 }
 
 static int unicode_escape(att_scan *s, strbuf *out)
 {
-	unsigned cp;
+	unsigned cp = 0;
 	if (hex4(s, &cp))
 		return -1;
 	if (cp >= 0xD800 && cp <= 0xDBFF) {
-		unsigned lo;
+		unsigned lo = 0;
 		if (s->len - s->pos < 2 || s->buf[s->pos] != '\\' || s->buf[s->pos + 1] != 'u')
 			return att_scan_fail(s, "a low surrogate escape");
 		s->pos += 2;
@@ -204,7 +166,7 @@ static int unicode_escape(att_scan *s, strbuf *out)
 	} else if (cp >= 0xDC00 && cp <= 0xDFFF) {
 		return att_scan_fail(s, "a high surrogate before a low one");
 	}
-	put_utf8(out, cp);
+	json_put_utf8(out, cp);
 	return 0;
 }
 

@@ -3,6 +3,7 @@
 #include "../base/fileio.h"
 #include "../base/strbuf.h"
 #include "../base/xalloc.h"
+#include "json_text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -54,43 +55,14 @@ static void skip_ws(parser *p)
 
 static int hex4(parser *p, unsigned *out)
 {
-	if (p->len - p->pos < 4)
+	long v = json_hex4(p->buf + p->pos, p->len - p->pos);
+	if (v == -1)
 		return fail(p, "4 hex digits", "truncated \\u escape");
-	unsigned v = 0;
-	for (int i = 0; i < 4; i++) {
-		char c = p->buf[p->pos + i];
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (unsigned)(c - 'A' + 10);
-		else
-			return fail(p, "hex digit", "bad \\u escape");
-	}
+	if (v < 0)
+		return fail(p, "hex digit", "bad \\u escape");
 	p->pos += 4;
-	*out = v;
+	*out = (unsigned)v;
 	return 0;
-}
-
-static void put_utf8(strbuf *sb, unsigned cp)
-{
-	if (cp < 0x80) {
-		sb_addc(sb, (char)cp);
-	} else if (cp < 0x800) {
-		sb_addc(sb, (char)(0xC0 | (cp >> 6)));
-		sb_addc(sb, (char)(0x80 | (cp & 0x3F)));
-	} else if (cp < 0x10000) {
-		sb_addc(sb, (char)(0xE0 | (cp >> 12)));
-		sb_addc(sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
-		sb_addc(sb, (char)(0x80 | (cp & 0x3F)));
-	} else {
-		sb_addc(sb, (char)(0xF0 | (cp >> 18)));
-		sb_addc(sb, (char)(0x80 | ((cp >> 12) & 0x3F)));
-		sb_addc(sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
-		sb_addc(sb, (char)(0x80 | (cp & 0x3F)));
-	}
 }
 
 /* Parses a string starting at the opening quote into p->scratch. */
@@ -160,7 +132,7 @@ static int parse_string_raw(parser *p)
 			}
 			if (cp >= 0xD800 && cp <= 0xDFFF)
 				cp = 0xFFFD; /* lone surrogate: keep the text readable */
-			put_utf8(&p->scratch, cp);
+			json_put_utf8(&p->scratch, cp);
 			break;
 		}
 		default:
