@@ -5,7 +5,10 @@
 #ifndef FLYPROF_TESTS_UNIT_REPORT_FIXTURE_H
 #define FLYPROF_TESTS_UNIT_REPORT_FIXTURE_H
 
+#include "../../src/core/report.h"
+#include "../../src/core/rules.h"
 #include "../../src/read/json_parse.h"
+#include "t.h"
 
 #include <string.h>
 
@@ -88,6 +91,27 @@ static inline void fixture_set_stall(jv *b, const char *klass, int64_t stall)
 			jv_set_int(tot, "stall", jv_i64(jv_get(tot, "stall")) - old + stall);
 		}
 	}
+}
+
+/* A JSON literal as a tree (NULL if it does not parse; tests then CHECK it). */
+static inline jv *fixture_parse(const char *s)
+{
+	fp_err e = FP_ERR_INIT;
+	jv *v = json_parse(s, strlen(s), "t", &e);
+	fp_err_clear(&e);
+	return v;
+}
+
+/* report_build on `in` with the shipped rules; a rules file that does not load fails the test. */
+static inline jv *fixture_report(const report_inputs *in)
+{
+	rules r;
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(rules_load(&r, &e), 0);
+	jv *rep = report_build(in, &r);
+	rules_release(&r);
+	fp_err_clear(&e);
+	return rep;
 }
 
 #endif

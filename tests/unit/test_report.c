@@ -4,27 +4,14 @@
 #include "../../src/core/report.h"
 #include "report_fixture.h"
 
-static jv *parse(const char *s)
-{
-	fp_err e = FP_ERR_INIT;
-	jv *v = json_parse(s, strlen(s), "t", &e);
-	fp_err_clear(&e);
-	return v;
-}
-
 static jv *build(const jv *b, const jv *counters, const jv *occ)
 {
-	rules r;
-	fp_err e = FP_ERR_INIT;
-	CHECK_INT(rules_load(&r, &e), 0);
 	report_inputs in = {0};
 	in.bubbles = b;
 	in.counters = counters;
 	in.occupancy = occ;
 	in.kernel = "softmax_kernel_0";
-	jv *rep = report_build(&in, &r);
-	rules_release(&r);
-	return rep;
+	return fixture_report(&in);
 }
 
 static const char *rec_rule(const jv *rep, size_t i)
@@ -81,9 +68,9 @@ TEST(report_ranks_largest_class_first)
 TEST(report_occupancy_finding_can_outrank)
 {
 	jv *b = fixture_bubbles();
-	jv *occ =
-	    parse("{\"theoretical\":{\"waves_per_simd\":2,\"max_waves_per_simd\":8,"
-		  "\"limiter\":\"vgpr\"},\"observed\":{\"per_simd\":{\"peak\":2,\"mean\":1.5}}}");
+	jv *occ = fixture_parse(
+	    "{\"theoretical\":{\"waves_per_simd\":2,\"max_waves_per_simd\":8,"
+	    "\"limiter\":\"vgpr\"},\"observed\":{\"per_simd\":{\"peak\":2,\"mean\":1.5}}}");
 	jv *rep = build(b, NULL, occ);
 	/* dependency stall 3000+1200+900 = 5100 of 10000 = 51% x (1 - 2/8) = 38.25% > 30% */
 	CHECK_STR(rec_rule(rep, 0), "occupancy_vgpr");
@@ -104,7 +91,7 @@ TEST(report_occupancy_finding_can_outrank)
 TEST(report_gated_largest_class_is_explained)
 {
 	jv *b = fixture_bubbles();
-	jv *c = parse("{\"compute\":{\"mfma_inst_frac\":0.7}}");
+	jv *c = fixture_parse("{\"compute\":{\"mfma_inst_frac\":0.7}}");
 	jv *rep = build(b, c, NULL);
 	/* counters say compute: the vmem rules (gate memory|latency) are gated out */
 	CHECK_STR(jv_string(jv_get(jv_get(rep, "bound"), "basis")), "counters");

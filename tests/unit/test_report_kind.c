@@ -35,28 +35,14 @@ static int truth(const jv *v)
 	return v && v->type == JV_BOOL ? v->v.b != 0 : -1;
 }
 
-static jv *parse(const char *s)
-{
-	fp_err e = FP_ERR_INIT;
-	jv *v = json_parse(s, strlen(s), "t", &e);
-	fp_err_clear(&e);
-	return v;
-}
-
 static jv *build(const jv *b, const jv *traits, const jv *buckets)
 {
-	rules r;
-	fp_err e = FP_ERR_INIT;
-	CHECK_INT(rules_load(&r, &e), 0);
 	report_inputs in = {0};
 	in.bubbles = b;
 	in.traits = traits;
 	in.entry_buckets = buckets;
 	in.kernel = "rmsnorm_kernel_0";
-	jv *rep = report_build(&in, &r);
-	rules_release(&r);
-	fp_err_clear(&e);
-	return rep;
+	return fixture_report(&in);
 }
 
 /* The fixture as a kernel without MFMA: no mfma class, no mfma in the instruction mix. */
@@ -85,7 +71,7 @@ TEST(report_kind_shipped_gemm_knobs_are_gated_on_mfma)
 	rules r;
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(rules_load(&r, &e), 0);
-	jv *streaming = parse("{\"has_mfma\":false,\"kind\":\"streaming\"}");
+	jv *streaming = fixture_parse("{\"has_mfma\":false,\"kind\":\"streaming\"}");
 	size_t gated = 0;
 	for (size_t i = 0; i < r.n; i++) {
 		if (!is_gemm_only(r.v[i].knob))
@@ -133,7 +119,8 @@ TEST(report_kind_streaming_fixture_gets_streaming_knobs)
 		  "not_applicable");
 	jv_free(rep);
 	/* the same bubbles with MFMA traits get the GEMM pipelining knob at rank 1 */
-	jv *matrix = parse("{\"has_mfma\":true,\"has_lds_traffic\":true,\"kind\":\"matrix\"}");
+	jv *matrix =
+	    fixture_parse("{\"has_mfma\":true,\"has_lds_traffic\":true,\"kind\":\"matrix\"}");
 	rep = build(b, matrix, NULL);
 	CHECK_STR(jv_string(jv_get(jv_at(jv_get(rep, "recommendations"), 0), "rule")),
 		  "vmem_wait_pipeline");
@@ -175,12 +162,12 @@ TEST(report_kind_rules_applies_to_is_validated)
 	    rules_parse(&r, text, strlen(text), "rules.json", knobs, strlen(knobs), "k.json", &e),
 	    0);
 	char why[160];
-	jv *t = parse("{\"has_loop\":true,\"kind\":\"matrix\"}");
+	jv *t = fixture_parse("{\"has_loop\":true,\"kind\":\"matrix\"}");
 	CHECK_INT(rule_applies(&r.v[0], t, why, sizeof why), 0);
 	CHECK_STR(why, "needs kind = streaming; this kernel has kind = matrix");
 	jv_free(t);
 	/* an unknown (null) trait never excludes a rule */
-	t = parse("{\"has_loop\":null,\"kind\":\"streaming\"}");
+	t = fixture_parse("{\"has_loop\":null,\"kind\":\"streaming\"}");
 	CHECK_INT(rule_applies(&r.v[0], t, why, sizeof why), 1);
 	CHECK_INT(rule_applies(&r.v[0], NULL, why, sizeof why), 1);
 	jv_free(t);
@@ -235,7 +222,7 @@ static jv *buckets_at(int line, const char *extra)
 	char s[512];
 	snprintf(s, sizeof s, "{\"lines\":[{\"file\":\"" FIX_SRC "\",\"line\":%d}]%s}", line,
 		 extra);
-	return parse(s);
+	return fixture_parse(s);
 }
 
 TEST(report_kind_entry_bucket_wait_points_at_its_producer)

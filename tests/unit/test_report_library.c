@@ -45,17 +45,11 @@ TEST(report_library_path_components)
 
 static jv *build(const jv *b, const jv *buckets)
 {
-	rules r;
-	fp_err e = FP_ERR_INIT;
-	CHECK_INT(rules_load(&r, &e), 0);
 	report_inputs in = {0};
 	in.bubbles = b;
 	in.entry_buckets = buckets;
 	in.kernel = "softmax_kernel_0";
-	jv *rep = report_build(&in, &r);
-	rules_release(&r);
-	fp_err_clear(&e);
-	return rep;
+	return fixture_report(&in);
 }
 
 /* The fixture with the hot vmem wait (code line 12, :42) moved onto a FlyDSL library line. */

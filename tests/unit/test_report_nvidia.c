@@ -6,6 +6,7 @@
  *   barrier 150 (16.7%), wait 100 (11.1%), short_scoreboard 50 (5.6%); selected = 100
  *   issued samples. The source lines are .cu (CUDA) or .py (Triton), set per test. */
 #include "t.h"
+#include "report_fixture.h"
 
 #include "../../src/core/bound.h"
 #include "../../src/core/kernel_traits.h"
@@ -14,14 +15,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static jv *parse(const char *s)
-{
-	fp_err e = FP_ERR_INIT;
-	jv *v = json_parse(s, strlen(s), "t", &e);
-	fp_err_clear(&e);
-	return v;
-}
 
 /* %s = the hot source file (k.cu or tsm.py) */
 static const char nv_tmpl[] =
@@ -51,20 +44,15 @@ static jv *nv_bubbles(const char *file)
 {
 	char buf[4096];
 	snprintf(buf, sizeof buf, nv_tmpl, file, file, file, file, file, file);
-	return parse(buf);
+	return fixture_parse(buf);
 }
 
 static jv *build(const jv *b)
 {
-	rules r;
-	fp_err e = FP_ERR_INIT;
-	CHECK_INT(rules_load(&r, &e), 0);
 	report_inputs in = {0};
 	in.bubbles = b;
 	in.kernel = "row_softmax";
-	jv *rep = report_build(&in, &r);
-	rules_release(&r);
-	return rep;
+	return fixture_report(&in);
 }
 
 TEST(nvidia_bound_is_memory_on_long_scoreboard)
@@ -97,7 +85,7 @@ TEST(nvidia_bound_is_memory_on_long_scoreboard)
 TEST(nvidia_bound_matrix_from_tensor_instructions)
 {
 	jv *b = nv_bubbles("k.cu");
-	jv *t = parse("{\"evidence\":{\"matrix_latency\":450}}");
+	jv *t = fixture_parse("{\"evidence\":{\"matrix_latency\":450}}");
 	bound_verdict v;
 	/* 450 of 1000 samples on HMMA/HGMMA = 45% >= 40: compute before memory */
 	bound_decide_traits(b, NULL, t, &v);
@@ -124,7 +112,7 @@ TEST(nvidia_traits_platform_and_language)
 	kernel_traits_add_platform(t, b);
 	CHECK(jv_get(t, "language")->type == JV_NULL);
 	jv_free(b);
-	b = parse("{\"totals\":{}}"); /* no backend key: AMD, FlyDSL */
+	b = fixture_parse("{\"totals\":{}}"); /* no backend key: AMD, FlyDSL */
 	kernel_traits_add_platform(t, b);
 	CHECK_STR(jv_string(jv_get(t, "backend")), "amd");
 	CHECK_STR(jv_string(jv_get(t, "language")), "flydsl");
@@ -282,8 +270,8 @@ TEST(nvidia_shipped_flydsl_rules_are_amd_only)
 	int nv = 0;
 	for (size_t i = 0; i < r.n; i++) {
 		const char *lang = jv_string(jv_get(r.v[i].knob_v, "language"));
-		jv *amd = parse("{\"backend\":\"amd\",\"language\":\"flydsl\"}");
-		jv *cu = parse("{\"backend\":\"nvidia\",\"language\":\"cuda\"}");
+		jv *amd = fixture_parse("{\"backend\":\"amd\",\"language\":\"flydsl\"}");
+		jv *cu = fixture_parse("{\"backend\":\"nvidia\",\"language\":\"cuda\"}");
 		if (strcmp(lang, "flydsl") == 0) {
 			CHECK(rule_for_platform(&r.v[i], amd));
 			CHECK(!rule_for_platform(&r.v[i], cu));

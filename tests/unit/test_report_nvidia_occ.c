@@ -31,32 +31,18 @@ static int has(const char *s, const char *sub)
 	return s && strstr(s, sub) != NULL;
 }
 
-static jv *parse(const char *s)
-{
-	fp_err e = FP_ERR_INIT;
-	jv *v = json_parse(s, strlen(s), "t", &e);
-	fp_err_clear(&e);
-	return v;
-}
-
 static jv *build(const jv *b, const jv *occ)
 {
-	rules r;
-	fp_err e = FP_ERR_INIT;
-	CHECK_INT(rules_load(&r, &e), 0);
 	report_inputs in = {0};
 	in.bubbles = b;
 	in.occupancy = occ;
 	in.kernel = "softmax_kernel";
-	jv *rep = report_build(&in, &r);
-	rules_release(&r);
-	fp_err_clear(&e);
-	return rep;
+	return fixture_report(&in);
 }
 
 TEST(report_nvidia_occupancy_in_warps_per_sm)
 {
-	jv *b = parse(nv_json), *occ = parse(occ_json);
+	jv *b = fixture_parse(nv_json), *occ = fixture_parse(occ_json);
 	CHECK(b && occ);
 	jv *rep = build(b, occ);
 	const jv *o = jv_get(rep, "occupancy");
@@ -90,10 +76,10 @@ TEST(report_nvidia_occupancy_in_warps_per_sm)
 TEST(report_amd_occupancy_keeps_waves_per_simd)
 {
 	jv *b = fixture_bubbles();
-	jv *occ =
-	    parse("{\"theoretical\":{\"waves_per_simd\":8,\"waves_per_cu\":32,"
-		  "\"limiter\":\"vgpr\"},\"observed\":{\"per_simd\":{\"peak\":2,\"mean\":1.5},"
-		  "\"per_cu\":{\"peak\":8,\"mean\":6}}}");
+	jv *occ = fixture_parse(
+	    "{\"theoretical\":{\"waves_per_simd\":8,\"waves_per_cu\":32,"
+	    "\"limiter\":\"vgpr\"},\"observed\":{\"per_simd\":{\"peak\":2,\"mean\":1.5},"
+	    "\"per_cu\":{\"peak\":8,\"mean\":6}}}");
 	jv *rep = build(b, occ);
 	CHECK(jv_get(jv_get(rep, "occupancy"), "details_export") == NULL);
 	strbuf md = STRBUF_INIT;
