@@ -8,12 +8,13 @@ WERROR  ?= -Werror
 OPT     ?= -O2 -g
 SAN     ?=
 CFLAGS  += -std=c17 -D_GNU_SOURCE $(OPT) -Wall -Wextra $(WERROR) -Wshadow -Wno-unused-parameter \
-           -Wstrict-prototypes -Wmissing-prototypes -Wvla -pthread $(SAN) $(PKG_CFLAGS)
+           -Wstrict-prototypes -Wmissing-prototypes -Wvla -pthread $(SAN) $(PKG_CFLAGS) -Isrc
 LDLIBS  += $(PKG_LIBS) -lm -pthread
 LDFLAGS += $(SAN)
 BUILD   ?= build
 
-SRC_ALL  := $(sort $(wildcard src/*/*.c))
+SRC_ALL  := $(sort $(shell find src -name '*.c'))
+HDR_ALL  := $(sort $(shell find src -name '*.h'))
 LIB_SRC  := $(filter-out src/cli/main.c,$(SRC_ALL))
 DATA     := $(sort $(wildcard data/*))
 LIB_OBJ  := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/gen/data_blobs.o
@@ -29,7 +30,7 @@ FUZZ_OBJ := $(patsubst tests/fuzz/%.c,$(BUILD)/obj/tests/fuzz/%.o,$(FUZZ_SRC) te
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCHES  := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
-.PHONY: all test unit e2e asan format format-check deps clean demo bench fuzz
+.PHONY: all test unit e2e asan format format-check deps clean demo bench fuzz check-layers
 
 all: $(BUILD)/flyprof $(BUILD)/unit-tests $(BUILD)/fuzz-replay $(FAKES) $(TOOLS) $(BENCHES)
 
@@ -131,10 +132,13 @@ bench: all
 	bench/run.sh $(BUILD)
 
 format:
-	clang-format -i $(SRC_ALL) $(wildcard src/*/*.h) $(UNIT_SRC) $(wildcard tests/unit/*.h) $(FAKE_SRC) $(TOOL_SRC) $(BENCH_SRC) $(FUZZ_SRC) tests/fuzz/replay_main.c tests/fuzz/fuzz.h
+	clang-format -i $(SRC_ALL) $(HDR_ALL) $(UNIT_SRC) $(wildcard tests/unit/*.h) $(FAKE_SRC) $(TOOL_SRC) $(BENCH_SRC) $(FUZZ_SRC) tests/fuzz/replay_main.c tests/fuzz/fuzz.h
 
 format-check:
-	clang-format --dry-run --Werror $(SRC_ALL) $(wildcard src/*/*.h) $(UNIT_SRC) $(wildcard tests/unit/*.h) $(FAKE_SRC) $(TOOL_SRC) $(BENCH_SRC) $(FUZZ_SRC) tests/fuzz/replay_main.c tests/fuzz/fuzz.h
+	clang-format --dry-run --Werror $(SRC_ALL) $(HDR_ALL) $(UNIT_SRC) $(wildcard tests/unit/*.h) $(FAKE_SRC) $(TOOL_SRC) $(BENCH_SRC) $(FUZZ_SRC) tests/fuzz/replay_main.c tests/fuzz/fuzz.h
+
+check-layers:
+	scripts/check-layers.sh
 
 clean:
 	rm -rf build build-asan build-fuzz

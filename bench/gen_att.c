@@ -11,10 +11,10 @@
  * att/big/ui_output_agent_1_dispatch_1/; with --raw, DIR is the dispatch directory itself.
  * The kernel is a small GEMM-like loop: scalar loads, vector and global loads, LDS writes and
  * reads, combined and single waits, a barrier, 8 MFMAs, VALU/SALU work and a back branch. */
-#include "../src/base/fileio.h"
-#include "../src/base/strbuf.h"
-#include "../src/base/xalloc.h"
-#include "../src/core/bundle.h"
+#include "base/fileio.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "core/bundle/bundle.h"
 #include "gen_att_kernel.h"
 
 #include <errno.h>

@@ -4,10 +4,10 @@
 #ifndef FLYPROF_BENCH_GEN_ATT_KERNEL_H
 #define FLYPROF_BENCH_GEN_ATT_KERNEL_H
 
-#include "../src/base/jv.h"
-#include "../src/base/strbuf.h"
-#include "../src/base/xalloc.h"
-#include "../src/out/json_write.h"
+#include "base/json/jv.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "base/json/json_write.h"
 
 #include <stdint.h>
 #include <stdio.h>

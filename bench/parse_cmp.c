@@ -4,12 +4,12 @@
  *   files, then the generic parser, then the scanner, each over the same bytes)
  * DESIGN §4.1 accepts a hand-written scanner on the hot path only if it is measured faster
  * than the library; this prints that measurement. */
-#include "../src/base/fileio.h"
-#include "../src/base/xalloc.h"
-#include "../src/core/dispatch_select.h"
-#include "../src/read/att_scan.h"
-#include "../src/read/att_wave.h"
-#include "../src/read/json_parse.h"
+#include "base/fileio.h"
+#include "base/xalloc.h"
+#include "core/amd/dispatch_select.h"
+#include "read/amd/att_scan.h"
+#include "read/amd/att_wave.h"
+#include "base/json/json_parse.h"
 
 #include <stdio.h>
 #include <stdlib.h>

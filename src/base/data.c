@@ -1,8 +1,8 @@
-#include "data.h"
+#include "base/data.h"
 
-#include "fileio.h"
-#include "strbuf.h"
-#include "xalloc.h"
+#include "base/fileio.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #ifndef FLYPROF_BASE_DATA_H
 #define FLYPROF_BASE_DATA_H
 
-#include "err.h"
+#include "base/err.h"
 
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
-#include "err.h"
+#include "base/err.h"
 
-#include "strbuf.h"
-#include "xalloc.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

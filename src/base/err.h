@@ -4,8 +4,8 @@
 #ifndef FLYPROF_BASE_ERR_H
 #define FLYPROF_BASE_ERR_H
 
-#include "err_codes.h"
-#include "jv.h"
+#include "base/err_codes.h"
+#include "base/json/jv.h"
 
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
-#include "fileio.h"
+#include "base/fileio.h"
 
-#include "strbuf.h"
-#include "xalloc.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>

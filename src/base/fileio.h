@@ -3,7 +3,7 @@
 #ifndef FLYPROF_BASE_FILEIO_H
 #define FLYPROF_BASE_FILEIO_H
 
-#include "err.h"
+#include "base/err.h"
 
 #include <stddef.h>
 

@@ -1,6 +1,6 @@
-#include "strbuf.h"
+#include "base/strbuf.h"
 
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

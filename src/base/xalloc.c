@@ -1,4 +1,4 @@
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #include <stdint.h>
 #include <stdio.h>

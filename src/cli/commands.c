@@ -1,6 +1,6 @@
 /* The one command table: name, entry point, capability flags, positional, options, summary.
  * It drives dispatch, --help and the generated docs. */
-#include "../cmd/cmds.h"
+#include "cmd/cmds.h"
 
 #include <string.h>
 

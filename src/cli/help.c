@@ -1,21 +1,9 @@
-#include "help.h"
+#include "cli/help.h"
 
-#include "../base/err.h"
-#include "../base/version.h"
+#include "base/err.h"
+#include "base/version.h"
 
 #include <string.h>
-
-void help_command_specs(const command *c, const opt_spec *specs[5])
-{
-	int n = 0;
-	specs[n++] = c->opts;
-	if (c->flags & CMD_PROFILER_OPTS)
-		specs[n++] = profiler_opts;
-	if (c->flags & CMD_ANALYSIS_OPTS)
-		specs[n++] = analysis_opts;
-	specs[n++] = universal_opts;
-	specs[n] = NULL;
-}
 
 void help_top(strbuf *out)
 {
@@ -52,7 +40,7 @@ void help_command(strbuf *out, const command *c)
 	sb_addf(out, "flyprof %s%s%s%s [options]\n\n%s\n", c->name, c->positional ? " [<" : "",
 		c->positional ? c->positional : "", c->positional ? ">]" : "", c->summary);
 	const opt_spec *specs[5];
-	help_command_specs(c, specs);
+	command_option_specs(c, specs);
 	sb_adds(out, "\noptions:\n");
 	/* A name declared twice (command before group) is shown once, as opts_parse resolves it. */
 	for (int g = 0; specs[g]; g++)

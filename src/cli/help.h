@@ -3,15 +3,13 @@
 #ifndef FLYPROF_CLI_HELP_H
 #define FLYPROF_CLI_HELP_H
 
-#include "../base/strbuf.h"
-#include "command.h"
+#include "base/strbuf.h"
+#include "cmd/command.h"
 
 void help_top(strbuf *out);
 void help_command(strbuf *out, const command *c);
 /* docs/errors.md and docs/config.md as generated text. */
 void help_errors_md(strbuf *out);
 void help_config_md(strbuf *out);
-/* The option arrays a command accepts, NULL terminated (at most 4 + 1). */
-void help_command_specs(const command *c, const opt_spec *specs[5]);
 
 #endif

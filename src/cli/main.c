@@ -1,19 +1,19 @@
 /* flyprof entry point: find the command, parse its declared options, run it, render the one
  * envelope (JSON or table) and exit with the status bound to error.code. Nothing else is
  * printed on stdout except for --help and --version. */
-#include "../base/err.h"
-#include "../base/fileio.h"
-#include "../base/signals.h"
-#include "../base/strbuf.h"
-#include "../base/version.h"
-#include "../base/xalloc.h"
-#include "command.h"
-#include "help.h"
-#include "../core/bundle.h"
-#include "../out/envelope.h"
-#include "../out/json_write.h"
-#include "../out/knob_table_md.h"
-#include "../out/table.h"
+#include "base/err.h"
+#include "base/fileio.h"
+#include "base/signals.h"
+#include "base/strbuf.h"
+#include "base/version.h"
+#include "base/xalloc.h"
+#include "cmd/command.h"
+#include "cli/help.h"
+#include "core/bundle/bundle.h"
+#include "out/envelope.h"
+#include "base/json/json_write.h"
+#include "out/knob_table_md.h"
+#include "out/table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,7 +108,7 @@ static double now_seconds(void)
 static int run_command(cmd_ctx *ctx, int argc, char **argv, int ci)
 {
 	const opt_spec *specs[5];
-	help_command_specs(ctx->cmd, specs);
+	command_option_specs(ctx->cmd, specs);
 	/* Everything except the command word goes to the option parser. */
 	char **rest = xcalloc((size_t)argc, sizeof *rest);
 	int nrest = 0;

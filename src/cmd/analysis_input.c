@@ -1,9 +1,9 @@
-#include "analysis_input.h"
+#include "cmd/analysis_input.h"
 
-#include "../base/xalloc.h"
-#include "../base/fileio.h"
-#include "../core/ncu_bubbles.h"
-#include "../read/att_code.h"
+#include "base/xalloc.h"
+#include "base/fileio.h"
+#include "core/nvidia/ncu_bubbles.h"
+#include "read/amd/att_code.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -23,12 +23,12 @@
 #ifndef FLYPROF_CMD_ANALYSIS_INPUT_H
 #define FLYPROF_CMD_ANALYSIS_INPUT_H
 
-#include "../cli/command.h"
-#include "../core/bundle.h"
-#include "../core/bubbles.h"
-#include "../core/dispatch_select.h"
-#include "../core/ncu_bundle.h"
-#include "../core/trace.h"
+#include "cmd/command.h"
+#include "core/bundle/bundle.h"
+#include "core/amd/bubbles.h"
+#include "core/amd/dispatch_select.h"
+#include "core/nvidia/ncu_bundle.h"
+#include "model/trace.h"
 
 typedef struct analysis_input {
 	bundle src;		/* --bundle, opened for reading */

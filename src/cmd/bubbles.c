@@ -1,9 +1,9 @@
 /* `bubbles`: the stall taxonomy of one ATT dispatch — classes, hotspots, source lines, wait
  * attribution, observed occupancy and wave states (docs/bubbles.md). Reads --bundle, writes
  * bubbles.json through analysis_write (never into a raw or foreign directory). */
-#include "../core/bubbles.h"
-#include "analysis_input.h"
-#include "cmds.h"
+#include "core/amd/bubbles.h"
+#include "cmd/analysis_input.h"
+#include "cmd/cmds.h"
 
 #include <stdlib.h>
 #include <string.h>

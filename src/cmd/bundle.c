@@ -6,18 +6,18 @@
  * half-made; on any failure or interrupt the temporary tree is removed. DIR may be absent, an
  * empty directory or a flyprof bundle of role "example" (replaced; its lock is held while the
  * new one is built); anything else is refused. Nothing is written outside DIR. */
-#include "cmds.h"
+#include "cmd/cmds.h"
 
-#include "../base/fileio.h"
-#include "../base/signals.h"
-#include "../base/strbuf.h"
-#include "../base/xalloc.h"
-#include "../core/bundle.h"
-#include "../core/bundle_export.h"
-#include "../core/dispatch_select.h"
-#include "../read/att_code.h"
-#include "bundle_export_meta.h"
-#include "bundle_steps.h"
+#include "base/fileio.h"
+#include "base/signals.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "core/bundle/bundle.h"
+#include "core/export/bundle_export.h"
+#include "core/amd/dispatch_select.h"
+#include "read/amd/att_code.h"
+#include "cmd/bundle_export_meta.h"
+#include "cmd/bundle_steps.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,14 +1,14 @@
 /* bundle_export_meta.h: the copy phase, the manifest, capture.json, README.md and the
  * envelope of `flyprof bundle`. */
-#include "bundle_export_meta.h"
+#include "cmd/bundle_export_meta.h"
 
-#include "../base/fileio.h"
-#include "../base/strbuf.h"
-#include "../base/xalloc.h"
-#include "../core/bundle_export.h"
-#include "../read/json_parse.h"
-#include "../read/kernel_trace_csv.h"
-#include "bundle_steps.h"
+#include "base/fileio.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "core/export/bundle_export.h"
+#include "base/json/json_parse.h"
+#include "read/amd/kernel_trace_csv.h"
+#include "cmd/bundle_steps.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -17,10 +17,10 @@
 #ifndef FLYPROF_CMD_BUNDLE_EXPORT_META_H
 #define FLYPROF_CMD_BUNDLE_EXPORT_META_H
 
-#include "../cli/command.h"
-#include "../core/bundle.h"
-#include "../core/dispatch_select.h"
-#include "../core/trace.h"
+#include "cmd/command.h"
+#include "core/bundle/bundle.h"
+#include "core/amd/dispatch_select.h"
+#include "model/trace.h"
 
 typedef struct export_job {
 	const char *src_arg, *out_arg, *tag, *dispatch, *name, *arch;

@@ -1,11 +1,10 @@
 /* bundle_steps.h: the in-process analysis steps of `bundle`. */
-#include "bundle_steps.h"
+#include "cmd/bundle_steps.h"
 
-#include "../base/fileio.h"
-#include "../base/signals.h"
-#include "../base/xalloc.h"
-#include "../cli/help.h"
-#include "../core/bundle_export.h"
+#include "base/fileio.h"
+#include "base/signals.h"
+#include "base/xalloc.h"
+#include "core/export/bundle_export.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +68,7 @@ static int run_one(cmd_ctx *parent, const char *name, const char *dir, const cha
 	sub.warnings = jv_array();
 	sub.truncated = jv_object();
 	const opt_spec *specs[5];
-	help_command_specs(sub.cmd, specs);
+	command_option_specs(sub.cmd, specs);
 	double t0 = now_seconds();
 	int rc = opts_parse(&sub.opts, specs, argc - 2, argv + 2, &sub.err);
 	if (rc == 0)

@@ -15,8 +15,8 @@
 #ifndef FLYPROF_CMD_BUNDLE_STEPS_H
 #define FLYPROF_CMD_BUNDLE_STEPS_H
 
-#include "../cli/command.h"
-#include "../core/bundle.h"
+#include "cmd/command.h"
+#include "core/bundle/bundle.h"
 
 int bundle_steps_run(cmd_ctx *parent, const char *dir, const char *tag, jv **report_data);
 int bundle_steps_relativize(bundle *b, fp_err *e);

@@ -2,7 +2,7 @@
 #ifndef FLYPROF_CMD_CMDS_H
 #define FLYPROF_CMD_CMDS_H
 
-#include "../cli/command.h"
+#include "cmd/command.h"
 
 #define FLYPROF_COMMANDS(X)                                                                        \
 	X(list)                                                                                    \

@@ -2,16 +2,16 @@
  * a verdict on the before side's rank-1 bubble with a noise floor, and a CI gate (exit 1 with
  * REGRESSION). Each side is a report.json or bubbles.json file, a directory holding one of
  * them (report.json preferred), or any bundle kind whose trace is analysed on the fly. */
-#include "cmds.h"
+#include "cmd/cmds.h"
 
-#include "../base/fileio.h"
-#include "../base/xalloc.h"
-#include "../core/bubbles.h"
-#include "../core/bundle.h"
-#include "../core/diff.h"
-#include "../core/dispatch_select.h"
-#include "../read/att_code.h"
-#include "../read/json_parse.h"
+#include "base/fileio.h"
+#include "base/xalloc.h"
+#include "core/amd/bubbles.h"
+#include "core/bundle/bundle.h"
+#include "core/diagnose/diff.h"
+#include "core/amd/dispatch_select.h"
+#include "read/amd/att_code.h"
+#include "base/json/json_parse.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,14 +3,14 @@
  * table entry. It answers ok:true with verdict ready|not-ready and the blockers as registry
  * codes; only an interrupt (or a broken built-in SoC table) makes it fail. Each probe runs
  * under the process runner with --probe-timeout, so a hung tool cannot hang doctor. */
-#include "cmds.h"
+#include "cmd/cmds.h"
 
-#include "../base/signals.h"
-#include "../base/strbuf.h"
-#include "../base/xalloc.h"
-#include "../core/soc.h"
-#include "../drive/probe.h"
-#include "../drive/proc.h"
+#include "base/signals.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "core/hw/soc.h"
+#include "drive/probe.h"
+#include "drive/proc.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* `list`: not built yet; answers NOT_IMPLEMENTED (exit 70). */
-#include "cmds.h"
+#include "cmd/cmds.h"
 
 const opt_spec list_opts[] = {
     OPT_END,

@@ -2,19 +2,19 @@
  * roll-ups, mapped shares, unmapped instructions), queries by code line or source line,
  * flame-graph exports, and `--code-object PATH` to list a code object's kernels, resources
  * and line table without a bundle. docs/map.md describes the output. */
-#include "cmds.h"
+#include "cmd/cmds.h"
 
-#include "../base/fileio.h"
-#include "../base/strbuf.h"
-#include "../base/version.h"
-#include "../base/xalloc.h"
-#include "../core/srcmap.h"
-#include "../out/flame.h"
-#include "../out/json_write.h"
-#include "../read/codeobj_load.h"
-#include "../read/snapshots.h"
-#include "analysis_input.h"
-#include "map_view.h"
+#include "base/fileio.h"
+#include "base/strbuf.h"
+#include "base/version.h"
+#include "base/xalloc.h"
+#include "core/analysis/srcmap.h"
+#include "out/flame.h"
+#include "base/json/json_write.h"
+#include "read/amd/codeobj_load.h"
+#include "read/amd/snapshots.h"
+#include "cmd/analysis_input.h"
+#include "cmd/map_view.h"
 
 #include <stdio.h>
 #include <stdlib.h>

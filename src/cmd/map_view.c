@@ -1,11 +1,11 @@
 /* `map` data objects. Percentages name their denominator in the key (pct_of_stall = share of
  * totals.stall, the stall of every non-label instruction of the dispatch) or in a
  * "denominator" field next to them. */
-#include "map_view.h"
+#include "cmd/map_view.h"
 
-#include "../base/strbuf.h"
-#include "../base/xalloc.h"
-#include "../core/taxonomy.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "model/taxonomy.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -6,10 +6,10 @@
 #ifndef FLYPROF_CMD_MAP_VIEW_H
 #define FLYPROF_CMD_MAP_VIEW_H
 
-#include "../cli/command.h"
-#include "../core/srcmap.h"
-#include "../core/trace.h"
-#include "../read/snapshots.h"
+#include "cmd/command.h"
+#include "core/analysis/srcmap.h"
+#include "model/trace.h"
+#include "read/amd/snapshots.h"
 
 typedef struct map_view {
 	cmd_ctx *ctx;

@@ -1,4 +1,4 @@
-#include "cmds.h"
+#include "cmd/cmds.h"
 
 int cmd_not_implemented(cmd_ctx *ctx)
 {

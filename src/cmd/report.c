@@ -2,25 +2,25 @@
  * REPORT.md (and --sarif FILE). Runs on every bundle kind (analysis_input.h); absent optional
  * inputs (capture.json, counters.json, tile.json, resources for theoretical occupancy) become
  * warnings and are listed under "missing" instead of failing. */
-#include "cmds.h"
+#include "cmd/cmds.h"
 
-#include "../base/fileio.h"
-#include "../base/strbuf.h"
-#include "../base/xalloc.h"
-#include "../core/bubbles.h"
-#include "../core/diff.h"
-#include "../core/kernel_traits.h"
-#include "../core/occupancy.h"
-#include "../core/report.h"
-#include "../core/soc.h"
-#include "../core/evidence_loc.h"
-#include "../out/json_write.h"
-#include "../out/report_md.h"
-#include "../out/sarif.h"
-#include "../read/att_code.h"
-#include "../read/codeobj_load.h"
-#include "../read/kernel_trace_csv.h"
-#include "analysis_input.h"
+#include "base/fileio.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "core/amd/bubbles.h"
+#include "core/diagnose/diff.h"
+#include "core/diagnose/kernel_traits.h"
+#include "core/hw/occupancy.h"
+#include "core/diagnose/report.h"
+#include "core/hw/soc.h"
+#include "core/diagnose/evidence_loc.h"
+#include "base/json/json_write.h"
+#include "out/report_md.h"
+#include "out/sarif.h"
+#include "read/amd/att_code.h"
+#include "read/amd/codeobj_load.h"
+#include "read/amd/kernel_trace_csv.h"
+#include "cmd/analysis_input.h"
 
 #include <libgen.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* `run`: not built yet; answers NOT_IMPLEMENTED (exit 70). */
-#include "cmds.h"
+#include "cmd/cmds.h"
 
 const opt_spec run_opts[] = {
     OPT_END,

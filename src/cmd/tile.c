@@ -1,12 +1,12 @@
-/* `tile`: recommend BM/BN/BK for a GEMM shape and dtype on a SoC, GPU-free (src/core/tile.h
+/* `tile`: recommend BM/BN/BK for a GEMM shape and dtype on a SoC, GPU-free (src/core/hw/tile.h
  * has the model). Writes tile.json only when --out DIR is given or --bundle names a flyprof
  * bundle (or a new directory to create as one); a read-only input gets the envelope only. */
-#include "cmds.h"
+#include "cmd/cmds.h"
 
-#include "../base/xalloc.h"
-#include "../core/bundle.h"
-#include "../core/dtype.h"
-#include "../core/tile.h"
+#include "base/xalloc.h"
+#include "core/bundle/bundle.h"
+#include "core/hw/dtype.h"
+#include "core/hw/tile.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /* Running the probes of probe.h under the process runner. Output is captured into a bounded
  * buffer (64 KiB: rocminfo on an 8-GPU node prints about 30 KiB). */
-#include "probe.h"
+#include "drive/probe.h"
 
-#include "../base/fileio.h"
-#include "../base/strbuf.h"
-#include "../base/xalloc.h"
-#include "proc.h"
+#include "base/fileio.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "drive/proc.h"
 
 #include <dirent.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 #ifndef FLYPROF_DRIVE_PROBE_H
 #define FLYPROF_DRIVE_PROBE_H
 
-#include "../base/jv.h"
+#include "base/json/jv.h"
 
 #include <stddef.h>
 

@@ -1,9 +1,9 @@
 /* Text parsers of probe.h: tool versions, rocminfo agents, nvidia-smi CSV. They read untrusted
  * program output, so they never index past a NUL, cap every kept string, and ignore what they
  * do not recognise (fuzzed by tests/fuzz/fuzz_probe.c). */
-#include "probe.h"
+#include "drive/probe.h"
 
-#include "../base/xalloc.h"
+#include "base/xalloc.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -1,11 +1,11 @@
 /* The process runner (see proc.h). fork + execve rather than posix_spawn because the child must
  * call setpgid and report exec failures through a close-on-exec pipe; between fork and exec the
  * child only makes async-signal-safe calls (everything is prepared before the fork). */
-#include "proc.h"
+#include "drive/proc.h"
 
-#include "../base/signals.h"
-#include "../base/strbuf.h"
-#include "../base/xalloc.h"
+#include "base/signals.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -17,7 +17,7 @@
 #ifndef FLYPROF_DRIVE_PROC_H
 #define FLYPROF_DRIVE_PROC_H
 
-#include "../base/err.h"
+#include "base/err.h"
 
 #include <stddef.h>
 

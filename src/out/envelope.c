@@ -1,4 +1,4 @@
-#include "envelope.h"
+#include "out/envelope.h"
 
 #include <string.h>
 

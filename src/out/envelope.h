@@ -2,8 +2,8 @@
 #ifndef FLYPROF_OUT_ENVELOPE_H
 #define FLYPROF_OUT_ENVELOPE_H
 
-#include "../base/err.h"
-#include "../base/jv.h"
+#include "base/err.h"
+#include "base/json/jv.h"
 
 /* Builds the envelope. On success (err == NULL or !err->set) it holds ok, command, bundle (if
  * non-NULL), data, warnings and truncated (if non-empty). On failure: ok, command, bundle,

@@ -1,8 +1,8 @@
 /* Folded stacks and speedscope documents from weighted samples. Frames are interned by
  * (name, file, line) so the speedscope frame table has each frame once. */
-#include "flame.h"
+#include "out/flame.h"
 
-#include "../base/xalloc.h"
+#include "base/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,8 +10,8 @@
 #ifndef FLYPROF_OUT_FLAME_H
 #define FLYPROF_OUT_FLAME_H
 
-#include "../base/jv.h"
-#include "../base/strbuf.h"
+#include "base/json/jv.h"
+#include "base/strbuf.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* The generated bubble -> knob table (knob_table_md.h). */
-#include "knob_table_md.h"
+#include "out/knob_table_md.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,9 +4,9 @@
 #ifndef FLYPROF_OUT_KNOB_TABLE_MD_H
 #define FLYPROF_OUT_KNOB_TABLE_MD_H
 
-#include "../base/err.h"
-#include "../base/strbuf.h"
-#include "../core/rules.h"
+#include "base/err.h"
+#include "base/strbuf.h"
+#include "core/diagnose/rules.h"
 
 /* Appends the table for already loaded rules. */
 void knob_table_md(strbuf *out, const rules *r);

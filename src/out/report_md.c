@@ -1,10 +1,10 @@
 /* The REPORT.md writer (report_md.h). One function per section. */
-#include "report_md.h"
+#include "out/report_md.h"
 
-#include "../core/report.h"
+#include "core/diagnose/report.h"
 
-#include "../base/version.h"
-#include "json_write.h"
+#include "base/version.h"
+#include "base/json/json_write.h"
 
 #include <stdio.h>
 #include <string.h>

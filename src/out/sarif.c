@@ -1,9 +1,9 @@
 /* SARIF 2.1.0 writer (sarif.h). */
-#include "sarif.h"
+#include "out/sarif.h"
 
-#include "../base/strbuf.h"
-#include "../base/version.h"
-#include "../base/xalloc.h"
+#include "base/strbuf.h"
+#include "base/version.h"
+#include "base/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>

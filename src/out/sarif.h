@@ -8,7 +8,7 @@
 #ifndef FLYPROF_OUT_SARIF_H
 #define FLYPROF_OUT_SARIF_H
 
-#include "../base/jv.h"
+#include "base/json/jv.h"
 
 /* Builds the SARIF document from report.json; owned by the caller. */
 jv *sarif_build(const jv *report);

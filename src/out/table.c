@@ -1,6 +1,6 @@
-#include "table.h"
+#include "out/table.h"
 
-#include "json_write.h"
+#include "base/json/json_write.h"
 
 #include <string.h>
 

@@ -4,8 +4,8 @@
 #ifndef FLYPROF_OUT_TABLE_H
 #define FLYPROF_OUT_TABLE_H
 
-#include "../base/jv.h"
-#include "../base/strbuf.h"
+#include "base/json/jv.h"
+#include "base/strbuf.h"
 
 #define TABLE_MAX_ROWS 25
 

@@ -2,7 +2,7 @@
  * a rejection is BAD_INPUT with an offset inside the input. */
 #include "fuzz.h"
 
-#include "../../src/read/att_occupancy.h"
+#include "read/amd/att_occupancy.h"
 
 #include <stdlib.h>
 

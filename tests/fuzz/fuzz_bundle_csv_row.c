@@ -3,8 +3,8 @@
  * kernel-trace CSV with a matching row. */
 #include "fuzz.h"
 
-#include "../../src/core/bundle_export.h"
-#include "../../src/read/kernel_trace_csv.h"
+#include "core/export/bundle_export.h"
+#include "read/amd/kernel_trace_csv.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,8 +2,8 @@
  * BAD_INPUT; lookups of every row address and of addresses around them never fail. */
 #include "fuzz.h"
 
-#include "../../src/base/strbuf.h"
-#include "../../src/read/codeobj_load.h"
+#include "base/strbuf.h"
+#include "read/amd/codeobj_load.h"
 
 #include <stdlib.h>
 

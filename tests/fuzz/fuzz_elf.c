@@ -2,7 +2,7 @@
  * input; kernel lookups on what was read stay inside it. */
 #include "fuzz.h"
 
-#include "../../src/read/elf_codeobj.h"
+#include "read/amd/elf_codeobj.h"
 
 #include <stdlib.h>
 

@@ -2,9 +2,9 @@
  * or fail with BAD_INPUT carrying an offset inside the input. */
 #include "fuzz.h"
 
-#include "../../src/base/strbuf.h"
-#include "../../src/out/json_write.h"
-#include "../../src/read/json_parse.h"
+#include "base/strbuf.h"
+#include "base/json/json_write.h"
+#include "base/json/json_parse.h"
 
 #include <stdlib.h>
 

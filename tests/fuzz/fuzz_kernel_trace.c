@@ -2,7 +2,7 @@
  * with an offset inside the input. */
 #include "fuzz.h"
 
-#include "../../src/read/kernel_trace_csv.h"
+#include "read/amd/kernel_trace_csv.h"
 
 #include <stdlib.h>
 

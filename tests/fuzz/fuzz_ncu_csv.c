@@ -3,8 +3,8 @@
  * with BAD_INPUT / EMPTY_ATT at an offset inside the input. */
 #include "fuzz.h"
 
-#include "../../src/read/ncu_csv.h"
-#include "../../src/read/ncu_details.h"
+#include "read/nvidia/ncu_csv.h"
+#include "read/nvidia/ncu_details.h"
 
 #include <stdlib.h>
 #include <string.h>

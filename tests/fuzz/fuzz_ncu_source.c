@@ -3,7 +3,7 @@
  * sample sums, or fail with BAD_INPUT / EMPTY_ATT at an offset inside the input. */
 #include "fuzz.h"
 
-#include "../../src/read/ncu_source.h"
+#include "read/nvidia/ncu_source.h"
 
 #include <stdlib.h>
 

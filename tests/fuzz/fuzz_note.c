@@ -2,7 +2,7 @@
  * offset inside the note; resources derived from any kernel stay sane. */
 #include "fuzz.h"
 
-#include "../../src/read/amdgpu_note.h"
+#include "read/amd/amdgpu_note.h"
 
 #include <stdlib.h>
 

@@ -2,8 +2,8 @@
  * output: they never crash, and every GPU they report has a non-empty arch or name. */
 #include "fuzz.h"
 
-#include "../../src/base/xalloc.h"
-#include "../../src/drive/probe.h"
+#include "base/xalloc.h"
+#include "drive/probe.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,9 +4,9 @@
  * CUDA vocabularies) must fail or load likewise. */
 #include "fuzz.h"
 
-#include "../../src/base/data.h"
-#include "../../src/core/rule_signals.h"
-#include "../../src/core/rules.h"
+#include "base/data.h"
+#include "core/diagnose/rule_signals.h"
+#include "core/diagnose/rules.h"
 
 #include <stdlib.h>
 #include <string.h>

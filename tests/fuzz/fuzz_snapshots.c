@@ -2,8 +2,8 @@
  * or BAD_INPUT; lookups of every entry's own path find an entry. */
 #include "fuzz.h"
 
-#include "../../src/read/json_parse.h"
-#include "../../src/read/snapshots.h"
+#include "base/json/json_parse.h"
+#include "read/amd/snapshots.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,8 +2,8 @@
  * and peak math without crashing, or fail with BAD_RULES naming the file. */
 #include "fuzz.h"
 
-#include "../../src/core/occupancy.h"
-#include "../../src/core/soc.h"
+#include "core/hw/occupancy.h"
+#include "core/hw/soc.h"
 
 #include <stdlib.h>
 

@@ -6,10 +6,10 @@
  * Prints "bundle_verify: N files ok" and exits 0, or one line per problem on stderr and
  * exits 1; 2 on bad usage. The checksums are computed here with src/base/sha256, independently
  * of the code that recorded them. */
-#include "../../src/base/fileio.h"
-#include "../../src/base/sha256.h"
-#include "../../src/base/xalloc.h"
-#include "../../src/read/json_parse.h"
+#include "base/fileio.h"
+#include "base/sha256.h"
+#include "base/xalloc.h"
+#include "base/json/json_parse.h"
 
 #include <stdarg.h>
 #include <stdio.h>

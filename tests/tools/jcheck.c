@@ -6,10 +6,10 @@
  *   jcheck norm FILE -               prints FILE pretty, with run-dependent values (keys
  *                                    seconds, at, created, elapsed_s) replaced by 0
  * Exit 0 when the check holds, 1 when not (with the reason on stderr), 2 on bad usage. */
-#include "../../src/base/jv.h"
-#include "../../src/base/strbuf.h"
-#include "../../src/out/json_write.h"
-#include "../../src/read/json_parse.h"
+#include "base/json/jv.h"
+#include "base/strbuf.h"
+#include "base/json/json_write.h"
+#include "base/json/json_parse.h"
 
 #include <stdio.h>
 #include <stdlib.h>

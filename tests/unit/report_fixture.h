@@ -5,9 +5,9 @@
 #ifndef FLYPROF_TESTS_UNIT_REPORT_FIXTURE_H
 #define FLYPROF_TESTS_UNIT_REPORT_FIXTURE_H
 
-#include "../../src/core/report.h"
-#include "../../src/core/rules.h"
-#include "../../src/read/json_parse.h"
+#include "core/diagnose/report.h"
+#include "core/diagnose/rules.h"
+#include "base/json/json_parse.h"
 #include "t.h"
 
 #include <string.h>

@@ -5,10 +5,10 @@
 #include "t.h"
 
 #include "base/fileio.h"
-#include "core/bubbles.h"
-#include "core/dispatch_select.h"
-#include "read/att_code.h"
-#include "read/json_parse.h"
+#include "core/amd/bubbles.h"
+#include "core/amd/dispatch_select.h"
+#include "read/amd/att_code.h"
+#include "base/json/json_parse.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,11 +4,11 @@
 #include "t.h"
 
 #include "base/fileio.h"
-#include "core/bubbles.h"
-#include "core/occupancy_observed.h"
-#include "core/taxonomy.h"
-#include "core/waits.h"
-#include "read/att_code.h"
+#include "core/amd/bubbles.h"
+#include "core/amd/occupancy_observed.h"
+#include "model/taxonomy.h"
+#include "core/amd/waits.h"
+#include "read/amd/att_code.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,13 +2,13 @@
  * of the fault (offsets counted by hand in the literals below). */
 #include "t.h"
 
-#include "read/att_code.h"
-#include "read/att_filenames.h"
-#include "read/att_occupancy.h"
-#include "read/att_realtime.h"
-#include "read/att_scan.h"
-#include "read/att_wave.h"
-#include "read/att_wstates.h"
+#include "read/amd/att_code.h"
+#include "read/amd/att_filenames.h"
+#include "read/amd/att_occupancy.h"
+#include "read/amd/att_realtime.h"
+#include "read/amd/att_scan.h"
+#include "read/amd/att_wave.h"
+#include "read/amd/att_wstates.h"
 
 #include <stdlib.h>
 #include <string.h>

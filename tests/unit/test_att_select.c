@@ -4,10 +4,10 @@
 #include "t.h"
 
 #include "base/fileio.h"
-#include "core/bubbles.h"
-#include "core/bundle.h"
-#include "core/dispatch_select.h"
-#include "read/att_code.h"
+#include "core/amd/bubbles.h"
+#include "core/bundle/bundle.h"
+#include "core/amd/dispatch_select.h"
+#include "read/amd/att_code.h"
 
 #include <stdio.h>
 #include <stdlib.h>

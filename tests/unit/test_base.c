@@ -3,12 +3,12 @@
 
 #include "base/err.h"
 #include "base/fileio.h"
-#include "base/jv.h"
+#include "base/json/jv.h"
 #include "base/sha256.h"
 #include "base/strbuf.h"
-#include "cli/opts.h"
-#include "out/json_write.h"
-#include "read/json_parse.h"
+#include "cmd/opts.h"
+#include "base/json/json_write.h"
+#include "base/json/json_parse.h"
 
 #include <stdint.h>
 #include <stdlib.h>

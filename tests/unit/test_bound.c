@@ -2,7 +2,7 @@
  * confidence stated. */
 #include "t.h"
 
-#include "../../src/core/bound.h"
+#include "core/diagnose/bound.h"
 #include "report_fixture.h"
 
 static jv *parse(const char *s)

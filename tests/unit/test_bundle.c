@@ -3,8 +3,8 @@
 #include "t.h"
 
 #include "base/fileio.h"
-#include "core/bundle.h"
-#include "read/json_parse.h"
+#include "core/bundle/bundle.h"
+#include "base/json/json_parse.h"
 
 #include <stdlib.h>
 

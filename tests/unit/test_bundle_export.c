@@ -4,7 +4,7 @@
 
 #include "base/fileio.h"
 #include "base/sha256.h"
-#include "core/bundle_export.h"
+#include "core/export/bundle_export.h"
 
 #include <stdio.h>
 #include <stdlib.h>

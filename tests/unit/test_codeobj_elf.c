@@ -4,7 +4,7 @@
 #include "t.h"
 
 #include "fixture_codeobj.h"
-#include "read/codeobj_load.h"
+#include "read/amd/codeobj_load.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * and the resources it derives for the occupancy model. */
 #include "t.h"
 
-#include "read/amdgpu_note.h"
+#include "read/amd/amdgpu_note.h"
 
 #include <msgpack.h>
 #include <string.h>

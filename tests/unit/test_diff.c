@@ -2,8 +2,8 @@
  * regression of the targeted bubble fails the gate; the noise floor widens the threshold. */
 #include "t.h"
 
-#include "../../src/core/diff.h"
-#include "../../src/core/report.h"
+#include "core/diagnose/diff.h"
+#include "core/diagnose/report.h"
 #include "report_fixture.h"
 
 static jv *report_of(const jv *b)

@@ -2,7 +2,7 @@
  * BAD_INPUT with the byte offset of a bad field. */
 #include "t.h"
 
-#include "../../src/read/kernel_trace_csv.h"
+#include "read/amd/kernel_trace_csv.h"
 
 static const char csv[] =
     "\"Kind\",\"Agent_Id\",\"Dispatch_Id\",\"Kernel_Name\",\"LDS_Block_Size\",\"Scratch_Size\","

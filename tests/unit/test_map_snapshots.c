@@ -3,8 +3,8 @@
 #include "t.h"
 
 #include "base/fileio.h"
-#include "read/json_parse.h"
-#include "read/snapshots.h"
+#include "base/json/json_parse.h"
+#include "read/amd/snapshots.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #include "t.h"
 
 #include "base/xalloc.h"
-#include "core/srcmap.h"
+#include "core/analysis/srcmap.h"
 
 #include <string.h>
 

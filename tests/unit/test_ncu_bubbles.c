@@ -1,10 +1,10 @@
 /* ncu_bubbles / ncu_bundle: the bubbles object from Nsight Compute exports, checked on the
  * hand-written fixture (values computed by hand in the comments) and on the recorded H200
  * samples (FLYPROF_SAMPLES) against sums over the classes and ncu's own rule text. */
-#include "../../src/core/ncu_bubbles.h"
+#include "core/nvidia/ncu_bubbles.h"
 #include "t.h"
 
-#include "../../src/base/fileio.h"
+#include "base/fileio.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* ncu_csv: RFC 4180 reading (quotes, embedded commas/quotes/newlines, CRLF) and BAD_INPUT
  * positions for malformed input. */
-#include "../../src/read/ncu_csv.h"
+#include "read/nvidia/ncu_csv.h"
 #include "t.h"
 
 #include <string.h>

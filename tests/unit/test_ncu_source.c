@@ -1,11 +1,11 @@
 /* ncu_source / ncu_details / ncu_taxonomy: hand-written fixtures (tests/fixtures/ncu/) with
  * hand-computed values, and the recorded H200 samples (FLYPROF_SAMPLES) checked against sums
  * computed here by an independent splitter. */
-#include "../../src/read/ncu_details.h"
-#include "../../src/read/ncu_source.h"
+#include "read/nvidia/ncu_details.h"
+#include "read/nvidia/ncu_source.h"
 #include "t.h"
 
-#include "../../src/base/fileio.h"
+#include "base/fileio.h"
 
 #include <stdio.h>
 #include <stdlib.h>

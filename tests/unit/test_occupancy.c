@@ -1,8 +1,8 @@
-/* Theoretical occupancy (src/core/occupancy.c) on hand-computed cases from hardware.md §3. */
+/* Theoretical occupancy (src/core/hw/occupancy.c) on hand-computed cases from hardware.md §3. */
 #include "t.h"
 
-#include "core/occupancy.h"
-#include "core/soc.h"
+#include "core/hw/occupancy.h"
+#include "core/hw/soc.h"
 
 static soc_table *tbl;
 

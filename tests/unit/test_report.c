@@ -1,7 +1,7 @@
 /* Ranking, evidence, gain upper bound and the rank-1 explanation on the hand-made fixture. */
 #include "t.h"
 
-#include "../../src/core/report.h"
+#include "core/diagnose/report.h"
 #include "report_fixture.h"
 
 static jv *build(const jv *b, const jv *counters, const jv *occ)

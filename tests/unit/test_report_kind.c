@@ -4,13 +4,13 @@
  * comes from the wait's producers or the hottest off-bucket instruction, or is honestly absent. */
 #include "t.h"
 
-#include "../../src/base/xalloc.h"
-#include "../../src/core/bubbles.h"
-#include "../../src/core/evidence_loc.h"
-#include "../../src/core/kernel_traits.h"
-#include "../../src/core/report.h"
-#include "../../src/out/sarif.h"
-#include "../../src/read/att_code.h"
+#include "base/xalloc.h"
+#include "core/amd/bubbles.h"
+#include "core/diagnose/evidence_loc.h"
+#include "core/diagnose/kernel_traits.h"
+#include "core/diagnose/report.h"
+#include "out/sarif.h"
+#include "read/amd/att_code.h"
 #include "report_fixture.h"
 
 #include <stdlib.h>

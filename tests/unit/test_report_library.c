@@ -5,11 +5,11 @@
  * user line, or is honestly absent. */
 #include "t.h"
 
-#include "../../src/base/strbuf.h"
-#include "../../src/core/evidence_loc.h"
-#include "../../src/core/report.h"
-#include "../../src/out/report_md.h"
-#include "../../src/out/sarif.h"
+#include "base/strbuf.h"
+#include "core/diagnose/evidence_loc.h"
+#include "core/diagnose/report.h"
+#include "out/report_md.h"
+#include "out/sarif.h"
 #include "report_fixture.h"
 
 #define LIB_SRC "/w/build-fly/python_packages/flydsl/expr/rocdl/universal.py"

@@ -8,10 +8,10 @@
 #include "t.h"
 #include "report_fixture.h"
 
-#include "../../src/core/bound.h"
-#include "../../src/core/kernel_traits.h"
-#include "../../src/core/report.h"
-#include "../../src/read/json_parse.h"
+#include "core/diagnose/bound.h"
+#include "core/diagnose/kernel_traits.h"
+#include "core/diagnose/report.h"
+#include "base/json/json_parse.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,10 +5,10 @@
  * by registers), achieved 37.59 per SM (58.74% of 64), 9.41 per scheduler; 37.59 / 40 = 94%. */
 #include "t.h"
 
-#include "../../src/base/strbuf.h"
-#include "../../src/core/report.h"
-#include "../../src/out/report_md.h"
-#include "../../src/read/json_parse.h"
+#include "base/strbuf.h"
+#include "core/diagnose/report.h"
+#include "out/report_md.h"
+#include "base/json/json_parse.h"
 #include "report_fixture.h"
 
 static const char nv_json[] =

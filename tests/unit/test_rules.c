@@ -3,9 +3,9 @@
  * the thresholds, the gate and absent signals. */
 #include "t.h"
 
-#include "../../src/base/data.h"
-#include "../../src/core/rule_signals.h"
-#include "../../src/core/rules.h"
+#include "base/data.h"
+#include "core/diagnose/rule_signals.h"
+#include "core/diagnose/rules.h"
 #include "report_fixture.h"
 
 #include <stdlib.h>

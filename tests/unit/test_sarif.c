@@ -1,10 +1,10 @@
 /* SARIF 2.1.0 structure of the recommendations, and the REPORT.md sections. */
 #include "t.h"
 
-#include "../../src/base/strbuf.h"
-#include "../../src/core/report.h"
-#include "../../src/out/report_md.h"
-#include "../../src/out/sarif.h"
+#include "base/strbuf.h"
+#include "core/diagnose/report.h"
+#include "out/report_md.h"
+#include "out/sarif.h"
 #include "report_fixture.h"
 
 #include <stdlib.h>

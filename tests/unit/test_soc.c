@@ -1,9 +1,9 @@
-/* SoC tables (src/core/soc.c): the embedded data/soc.json against hand-checked values of
+/* SoC tables (src/core/hw/soc.c): the embedded data/soc.json against hand-checked values of
  * docs/reference/hardware.md, lookups and aliases, and rejection of malformed tables. */
 #include "t.h"
 
 #include "base/err.h"
-#include "core/soc.h"
+#include "core/hw/soc.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
-/* The tile advisor (src/core/tile.c) on hand-computed cases and shape parsing. */
+/* The tile advisor (src/core/hw/tile.c) on hand-computed cases and shape parsing. */
 #include "t.h"
 
-#include "core/dtype.h"
-#include "core/tile.h"
+#include "core/hw/dtype.h"
+#include "core/hw/tile.h"
 
 static soc_table *tbl;
 

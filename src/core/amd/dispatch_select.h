@@ -1,0 +1,42 @@
+/* Which ATT dispatch directory an analysis command reads (DESIGN §2.3: "the dispatch that is
+ * analysed is the one that is shipped").
+ *
+ * Candidates: for a raw dispatch directory, itself; for a flyprof bundle or a capture, every
+ * att/<tag>/ui_output_agent_*_dispatch_* directory (att_viewer/<tag>/ is accepted too, and
+ * att/ui_output_* when the capture has no tag level). A candidate is non-empty when it has at
+ * least one wave file and at least one code.json instruction with Hit > 0.
+ *
+ * Rule, in order: (1) --dispatch ID|DIRNAME picks that directory (DISPATCH_OUT_OF_RANGE with
+ * error.available = every dispatch id when none matches); (2) a flyprof bundle's capture.json
+ * naming the kept dispatch of the tag (tags.<tag>.kept_dir, a path relative to the bundle, or
+ * tags.<tag>.dispatch, an id) is honoured; (3) otherwise the non-empty dispatch with the most
+ * hits (Σ code.json Hit), ties broken by the lowest numeric dispatch id, then the directory
+ * name. When every candidate is an empty shell the answer is EMPTY_ATT; when the tag has no
+ * dispatch directory at all, NO_ARTIFACT with the tags that exist in error.available. */
+#ifndef FLYPROF_CORE_DISPATCH_SELECT_H
+#define FLYPROF_CORE_DISPATCH_SELECT_H
+
+#include "base/err.h"
+#include "base/json/jv.h"
+#include "core/bundle/bundle.h"
+
+typedef struct dispatch_choice {
+	char *dir;	/* absolute path of the chosen dispatch directory */
+	char *id;	/* dispatch id ("13"), or the directory name when it has no id */
+	char *tag;	/* the tag ("big"), or NULL for a raw dispatch directory */
+	char *why;	/* one sentence: why this one */
+	jv *candidates; /* array of {"id","dir" (name),"waves","hits"}, every non-empty dispatch */
+} dispatch_choice;
+
+/* Chooses the dispatch of bundle b for `tag` (NULL = "big") and `dispatch` (NULL = automatic).
+ * Fills *out (owned by the caller: dispatch_choice_release). Returns 0 or -1 with e set. */
+int dispatch_select(const bundle *b, const char *tag, const char *dispatch, dispatch_choice *out,
+		    fp_err *e);
+void dispatch_choice_release(dispatch_choice *c);
+
+/* 1 if name looks like a wave file (se<N>_sm<N>_sl<N>_wv<N>.json). */
+int dispatch_is_wave_file(const char *name);
+/* The dispatch id in a ui_output_agent_<h>_dispatch_<id> name, or -1. */
+long long dispatch_id_of(const char *dirname);
+
+#endif

@@ -1,0 +1,167 @@
+#include "core/amd/occupancy_observed.h"
+
+#include "base/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SIMDS 16
+
+typedef struct occ_sum {
+	int64_t peak_cu, peak_simd;
+	long double area, window, simd_window;
+	size_t cus;
+} occ_sum;
+
+static int cmp_event(const void *x, const void *y)
+{
+	const att_occ_event *a = x, *b = y;
+	if (a->se != b->se)
+		return a->se < b->se ? -1 : 1;
+	if (a->cu != b->cu)
+		return a->cu < b->cu ? -1 : 1;
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	return a->start - b->start; /* ends first */
+}
+
+static int traced(const wave_cu *cus, size_t n, int64_t se, int64_t cu)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cus[i].se == se && cus[i].cu == cu)
+			return 1;
+	return 0;
+}
+
+/* Walks one CU's events [a, b); adds to s; returns the unmatched ends. */
+static int64_t walk_cu(const att_occ_event *v, size_t a, size_t b, int simds, occ_sum *s)
+{
+	int64_t n = 0, unmatched = 0, per[MAX_SIMDS] = {0};
+	for (size_t i = a; i < b; i++) {
+		if (i > a)
+			s->area += (long double)n * (long double)(v[i].time - v[i - 1].time);
+		int64_t sm = v[i].simd >= 0 && v[i].simd < MAX_SIMDS ? v[i].simd : MAX_SIMDS - 1;
+		if (v[i].start) {
+			n++;
+			per[sm]++;
+		} else if (n > 0 && per[sm] > 0) {
+			n--;
+			per[sm]--;
+		} else {
+			unmatched++;
+		}
+		if (n > s->peak_cu)
+			s->peak_cu = n;
+		if (per[sm] > s->peak_simd)
+			s->peak_simd = per[sm];
+	}
+	long double w = (long double)(v[b - 1].time - v[a].time);
+	s->window += w;
+	s->simd_window += w * simds;
+	s->cus++;
+	return unmatched;
+}
+
+static jv *peak_mean(int64_t peak, long double area, long double window)
+{
+	jv *o = jv_object();
+	jv_set_int(o, "peak", peak);
+	jv_set_round(o, "mean", window > 0 ? (double)(area / window) : 0.0, 3);
+	return o;
+}
+
+static int simd_count(const att_occupancy *o)
+{
+	int64_t mx = 0;
+	for (size_t i = 0; i < o->n; i++)
+		if (o->v[i].simd > mx)
+			mx = o->v[i].simd;
+	return mx + 1 < MAX_SIMDS ? (int)mx + 1 : MAX_SIMDS;
+}
+
+static jv *cu_list(const wave_cu *cus, size_t n)
+{
+	jv *a = jv_array();
+	for (size_t i = 0; i < n; i++) {
+		jv *c = jv_push(a, jv_object());
+		jv_set_int(c, "se", cus[i].se);
+		jv_set_int(c, "cu", cus[i].cu);
+	}
+	return a;
+}
+
+static int names_kernel(const att_occupancy *o, int64_t idx, const char *kernel)
+{
+	for (size_t i = 0; i < o->n_kernels; i++)
+		if (o->kernel_idx[i] == idx && strcmp(o->kernel_name[i], kernel) == 0)
+			return 1;
+	return 0;
+}
+
+/* Drops events of other kernels; returns how many, or -1 when no filter applies. */
+static int64_t keep_kernel(att_occupancy *o, const char *kernel)
+{
+	int any = 0;
+	for (size_t i = 0; kernel && i < o->n_kernels && !any; i++)
+		any = strcmp(o->kernel_name[i], kernel) == 0;
+	if (!any)
+		return -1;
+	size_t m = 0;
+	for (size_t i = 0; i < o->n; i++)
+		if (o->v[i].kernel < 0 || names_kernel(o, o->v[i].kernel, kernel))
+			o->v[m++] = o->v[i];
+	int64_t dropped = (int64_t)(o->n - m);
+	o->n = m;
+	return dropped;
+}
+
+jv *occupancy_observed(att_occupancy *o, const wave_cu *cus, size_t n_cus, const char *kernel)
+{
+	int64_t other = keep_kernel(o, kernel);
+	if (o->n > 1)
+		qsort(o->v, o->n, sizeof *o->v, cmp_event);
+	int simds = simd_count(o);
+	occ_sum t = {0}, all = {0};
+	int64_t unmatched = 0;
+	for (size_t a = 0; a < o->n;) {
+		size_t b = a;
+		while (b < o->n && o->v[b].se == o->v[a].se && o->v[b].cu == o->v[a].cu)
+			b++;
+		int is_traced = n_cus == 0 || traced(cus, n_cus, o->v[a].se, o->v[a].cu);
+		occ_sum one = {0};
+		int64_t u = walk_cu(o->v, a, b, simds, &one);
+		if (is_traced) {
+			unmatched += u;
+			t.area += one.area;
+			t.window += one.window;
+			t.simd_window += one.simd_window;
+			t.cus++;
+			t.peak_cu = one.peak_cu > t.peak_cu ? one.peak_cu : t.peak_cu;
+			t.peak_simd = one.peak_simd > t.peak_simd ? one.peak_simd : t.peak_simd;
+		}
+		all.area += one.area;
+		all.window += one.window;
+		all.cus++;
+		all.peak_cu = one.peak_cu > all.peak_cu ? one.peak_cu : all.peak_cu;
+		a = b;
+	}
+	jv *r = jv_object();
+	jv_set_bool(r, "available", t.cus > 0);
+	jv_set_str(r, "source", "occupancy.json");
+	jv_set(r, "per_simd", peak_mean(t.peak_simd, t.area, t.simd_window));
+	jv_set(r, "per_cu", peak_mean(t.peak_cu, t.area, t.window));
+	jv_set(r, "traced_cus", n_cus ? cu_list(cus, n_cus) : jv_str("all"));
+	jv_set_int(r, "simds_per_cu", simds);
+	jv_set_int(r, "window_cycles", (int64_t)t.window);
+	jv *ac = jv_set(r, "all_cus", peak_mean(all.peak_cu, all.area, all.window));
+	jv_set_int(ac, "cus", (int64_t)all.cus);
+	jv_set_int(r, "events", (int64_t)o->n);
+	jv_set_int(r, "unmatched_ends", unmatched);
+	jv_set(r, "kernel_filter", other >= 0 ? jv_str(kernel) : jv_null());
+	jv_set_int(r, "other_kernel_events", other >= 0 ? other : 0);
+	jv_set_str(r, "definition",
+		   "resident waves from wave start/end events; mean = time integral / window "
+		   "(first to last event of each traced CU); per_simd mean divides by "
+		   "simds_per_cu");
+	return r;
+}

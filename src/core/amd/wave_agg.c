@@ -1,0 +1,453 @@
+#include "core/amd/wave_agg.h"
+
+#include "base/fileio.h"
+#include "base/signals.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "read/amd/att_scan.h"
+#include "read/amd/att_wave.h"
+#include "core/amd/dispatch_select.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_WORKERS 64
+
+typedef struct pair_slot {
+	int64_t wait, prod, waves;
+	size_t last; /* file index + 1 of the last wave counted; 0 = empty slot */
+} pair_slot;
+
+typedef struct shared {
+	const char *dir;
+	char **files;
+	size_t n_files, n_lines;
+	int64_t detail_line;
+	atomic_size_t next;
+	atomic_size_t min_err; /* index of the first failing file seen, or SIZE_MAX */
+} shared;
+
+typedef struct worker {
+	shared *sh;
+	wave_agg acc; /* lines, counters, detail, cus (pairs kept in tab) */
+	size_t *wait_last;
+	pair_slot *tab;
+	size_t tab_cap, tab_n;
+	size_t cap_detail, cap_cus;
+	char *buf;
+	size_t buf_cap;
+	att_wave w;
+	strbuf path;
+	fp_err err;
+	size_t err_index;
+} worker;
+
+static inline size_t pair_hash(int64_t a, int64_t b)
+{
+	uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15ull ^ ((uint64_t)b + 0x632BE59BD9B4E019ull);
+	h ^= h >> 29;
+	h *= 0xBF58476D1CE4E5B9ull;
+	return (size_t)(h ^ (h >> 32));
+}
+
+static void tab_grow(worker *k)
+{
+	size_t ncap = k->tab_cap ? k->tab_cap * 2 : 1024;
+	pair_slot *nt = xcalloc(ncap, sizeof *nt);
+	for (size_t i = 0; i < k->tab_cap; i++) {
+		if (!k->tab[i].last)
+			continue;
+		size_t j = pair_hash(k->tab[i].wait, k->tab[i].prod) & (ncap - 1);
+		while (nt[j].last)
+			j = (j + 1) & (ncap - 1);
+		nt[j] = k->tab[i];
+	}
+	free(k->tab);
+	k->tab = nt;
+	k->tab_cap = ncap;
+}
+
+/* Counts (wait, prod) once per wave (wave = file index + 1). */
+static void tab_note(worker *k, int64_t wait, int64_t prod, size_t wave)
+{
+	if (2 * (k->tab_n + 1) > k->tab_cap)
+		tab_grow(k);
+	size_t j = pair_hash(wait, prod) & (k->tab_cap - 1);
+	while (k->tab[j].last && (k->tab[j].wait != wait || k->tab[j].prod != prod))
+		j = (j + 1) & (k->tab_cap - 1);
+	pair_slot *s = &k->tab[j];
+	if (!s->last) {
+		s->wait = wait;
+		s->prod = prod;
+		k->tab_n++;
+	} else if (s->last == wave) {
+		return;
+	}
+	s->last = wave;
+	s->waves++;
+}
+
+static int64_t se_of(const char *name)
+{
+	return strtoll(name + 2, NULL, 10); /* "se<N>_..." checked by dispatch_is_wave_file */
+}
+
+static void note_cu(worker *k, int64_t se, int64_t cu)
+{
+	wave_agg *a = &k->acc;
+	for (size_t i = 0; i < a->n_cus; i++)
+		if (a->cus[i].se == se && a->cus[i].cu == cu)
+			return;
+	a->cus = xgrow(a->cus, &k->cap_cus, a->n_cus + 1, sizeof *a->cus);
+	a->cus[a->n_cus++] = (wave_cu){se, cu};
+}
+
+static void fold_insts(worker *k, size_t file)
+{
+	const att_wave *w = &k->w;
+	wave_agg *a = &k->acc;
+	int64_t prev = w->begin, dl = k->sh->detail_line;
+	wave_detail det = {file, 0, 0, 0, 0};
+	size_t n_lines = k->sh->n_lines;
+	a->records += (int64_t)w->n_insts;
+	for (size_t i = 0; i < w->n_insts; i++) {
+		const att_wave_inst *r = &w->insts[i];
+		if (r->line == 0) { /* pc {0,0}: excluded, prev_end untouched (§3.4) */
+			a->unmapped_records++;
+			continue;
+		}
+		int64_t gap = trace_sub(r->time, prev);
+		if (gap < 0)
+			gap = 0;
+		int64_t done = trace_add(r->time, r->duration);
+		if (done > prev)
+			prev = done;
+		if (r->line < 0 || (uint64_t)r->line >= n_lines) {
+			a->unknown_line_records++;
+			continue;
+		}
+		wave_line *L = &a->lines[r->line];
+		L->hits++;
+		L->latency = trace_add(L->latency, r->duration);
+		L->stall = trace_add(L->stall, r->stall);
+		L->idle = trace_add(L->idle, gap);
+		L->cats[r->category >= 0 && r->category < WAVE_N_CATS - 1 ? r->category
+									  : WAVE_N_CATS - 1]++;
+		if (r->line == dl) {
+			det.hits++;
+			det.latency = trace_add(det.latency, r->duration);
+			det.stall = trace_add(det.stall, r->stall);
+			det.idle = trace_add(det.idle, gap);
+		}
+	}
+	if (det.hits) {
+		a->detail = xgrow(a->detail, &k->cap_detail, a->n_detail + 1, sizeof *a->detail);
+		a->detail[a->n_detail++] = det;
+	}
+}
+
+static void fold(worker *k, size_t file)
+{
+	const att_wave *w = &k->w;
+	wave_agg *a = &k->acc;
+	fold_insts(k, file);
+	for (size_t i = 0; i < w->n_timeline; i++) {
+		int64_t st = w->timeline[i].state;
+		a->state_cycles[st >= 0 && st < WAVE_N_STATES ? st : WAVE_N_STATES - 1] = trace_add(
+		    a->state_cycles[st >= 0 && st < WAVE_N_STATES ? st : WAVE_N_STATES - 1],
+		    w->timeline[i].duration);
+		a->timeline_cycles = trace_add(a->timeline_cycles, w->timeline[i].duration);
+	}
+	a->wave_cycles = trace_add(a->wave_cycles, trace_sub(w->end, w->begin));
+	for (size_t i = 0; i < w->n_waits; i++) {
+		int64_t wl = w->waits[i].wait_line;
+		tab_note(k, wl, w->waits[i].producer_line, file + 1);
+		if (wl >= 0 && (uint64_t)wl < k->sh->n_lines && k->wait_last[wl] != file + 1) {
+			k->wait_last[wl] = file + 1;
+			a->lines[wl].wait_waves++;
+		}
+	}
+	note_cu(k, se_of(k->sh->files[file]), w->cu);
+}
+
+static void lower_min(atomic_size_t *m, size_t v)
+{
+	size_t cur = atomic_load(m);
+	while (v < cur && !atomic_compare_exchange_weak(m, &cur, v))
+		;
+}
+
+static int do_file(worker *k, size_t i)
+{
+	shared *sh = k->sh;
+	sb_reset(&k->path);
+	sb_addf(&k->path, "%s/%s", sh->dir, sh->files[i]);
+	size_t len = 0;
+	fp_err e = FP_ERR_INIT;
+	if (att_read_file(sb_str(&k->path), &k->buf, &k->buf_cap, &len, &e) ||
+	    att_wave_parse(k->buf, len, sb_str(&k->path), &k->w, &e)) {
+		if (i < k->err_index) {
+			fp_err_move(&k->err, &e);
+			k->err_index = i;
+		}
+		fp_err_clear(&e);
+		lower_min(&sh->min_err, i);
+		return -1;
+	}
+	k->acc.bytes = trace_add(k->acc.bytes, (int64_t)len);
+	fold(k, i);
+	return 0;
+}
+
+static void *work(void *arg)
+{
+	worker *k = arg;
+	shared *sh = k->sh;
+	for (;;) {
+		size_t i = atomic_fetch_add(&sh->next, 1);
+		if (i >= sh->n_files || signals_pending())
+			break; /* done, or interrupted: main answers INTERRUPTED */
+		if (i > atomic_load(&sh->min_err))
+			continue; /* an earlier file already failed: only earlier ones matter */
+		do_file(k, i);
+	}
+	return NULL;
+}
+
+static void worker_init(worker *k, shared *sh)
+{
+	memset(k, 0, sizeof *k);
+	k->sh = sh;
+	k->acc.n_lines = sh->n_lines;
+	k->acc.lines = xcalloc(sh->n_lines ? sh->n_lines : 1, sizeof *k->acc.lines);
+	k->wait_last = xcalloc(sh->n_lines ? sh->n_lines : 1, sizeof *k->wait_last);
+	k->err_index = SIZE_MAX;
+	att_wave_init(&k->w);
+	sb_init(&k->path);
+}
+
+static void worker_release(worker *k)
+{
+	free(k->acc.lines);
+	free(k->acc.detail);
+	free(k->acc.cus);
+	free(k->wait_last);
+	free(k->tab);
+	free(k->buf);
+	att_wave_release(&k->w);
+	sb_release(&k->path);
+	fp_err_clear(&k->err);
+}
+
+static int cmp_pair(const void *x, const void *y)
+{
+	const wave_pair *a = x, *b = y;
+	if (a->wait_line != b->wait_line)
+		return a->wait_line < b->wait_line ? -1 : 1;
+	return a->producer_line < b->producer_line ? -1 : a->producer_line > b->producer_line;
+}
+
+static int cmp_detail(const void *x, const void *y)
+{
+	const wave_detail *a = x, *b = y;
+	return a->file < b->file ? -1 : a->file > b->file;
+}
+
+static int cmp_cu(const void *x, const void *y)
+{
+	const wave_cu *a = x, *b = y;
+	if (a->se != b->se)
+		return a->se < b->se ? -1 : 1;
+	return a->cu < b->cu ? -1 : a->cu > b->cu;
+}
+
+static void merge_pairs(wave_agg *out, worker *ks, int nk)
+{
+	size_t total = 0;
+	for (int t = 0; t < nk; t++)
+		total = trace_add(total, ks[t].tab_n);
+	wave_pair *v = xcalloc(total ? total : 1, sizeof *v);
+	size_t n = 0;
+	for (int t = 0; t < nk; t++)
+		for (size_t i = 0; i < ks[t].tab_cap; i++)
+			if (ks[t].tab[i].last)
+				v[n++] = (wave_pair){ks[t].tab[i].wait, ks[t].tab[i].prod,
+						     ks[t].tab[i].waves};
+	qsort(v, n, sizeof *v, cmp_pair);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && v[m - 1].wait_line == v[i].wait_line &&
+		    v[m - 1].producer_line == v[i].producer_line)
+			v[m - 1].waves += v[i].waves;
+		else
+			v[m++] = v[i];
+	}
+	out->pairs = v;
+	out->n_pairs = m;
+}
+
+static void merge_counts(wave_agg *out, const wave_agg *a)
+{
+	for (size_t l = 0; l < out->n_lines; l++) {
+		wave_line *o = &out->lines[l];
+		const wave_line *s = &a->lines[l];
+		o->hits = trace_add(o->hits, s->hits);
+		o->latency = trace_add(o->latency, s->latency);
+		o->stall = trace_add(o->stall, s->stall);
+		o->idle = trace_add(o->idle, s->idle);
+		o->wait_waves = trace_add(o->wait_waves, s->wait_waves);
+		for (int c = 0; c < WAVE_N_CATS; c++)
+			o->cats[c] += s->cats[c];
+	}
+	out->records = trace_add(out->records, a->records);
+	out->unmapped_records = trace_add(out->unmapped_records, a->unmapped_records);
+	out->unknown_line_records = trace_add(out->unknown_line_records, a->unknown_line_records);
+	for (int s = 0; s < WAVE_N_STATES; s++)
+		out->state_cycles[s] = trace_add(out->state_cycles[s], a->state_cycles[s]);
+	out->timeline_cycles = trace_add(out->timeline_cycles, a->timeline_cycles);
+	out->wave_cycles = trace_add(out->wave_cycles, a->wave_cycles);
+	out->bytes = trace_add(out->bytes, a->bytes);
+}
+
+static void merge_lists(wave_agg *out, worker *ks, int nk)
+{
+	size_t nd = 0, nc = 0;
+	for (int t = 0; t < nk; t++) {
+		nd = trace_add(nd, ks[t].acc.n_detail);
+		nc = trace_add(nc, ks[t].acc.n_cus);
+	}
+	out->detail = xcalloc(nd ? nd : 1, sizeof *out->detail);
+	out->cus = xcalloc(nc ? nc : 1, sizeof *out->cus);
+	for (int t = 0; t < nk; t++) {
+		if (ks[t].acc.n_detail)
+			memcpy(out->detail + out->n_detail, ks[t].acc.detail,
+			       ks[t].acc.n_detail * sizeof *out->detail);
+		out->n_detail += ks[t].acc.n_detail;
+		if (ks[t].acc.n_cus)
+			memcpy(out->cus + out->n_cus, ks[t].acc.cus,
+			       ks[t].acc.n_cus * sizeof *out->cus);
+		out->n_cus += ks[t].acc.n_cus;
+	}
+	qsort(out->detail, out->n_detail, sizeof *out->detail, cmp_detail);
+	qsort(out->cus, out->n_cus, sizeof *out->cus, cmp_cu);
+	size_t m = 0;
+	for (size_t i = 0; i < out->n_cus; i++)
+		if (!m || cmp_cu(&out->cus[m - 1], &out->cus[i]) != 0)
+			out->cus[m++] = out->cus[i];
+	out->n_cus = m;
+}
+
+static char **list_wave_files(const char *dir, size_t *n, fp_err *e)
+{
+	size_t all = 0;
+	char **names = file_list_dir(dir, &all, e);
+	if (!names)
+		return NULL;
+	size_t m = 0;
+	for (size_t i = 0; i < all; i++) {
+		if (dispatch_is_wave_file(names[i]))
+			names[m++] = names[i];
+		else
+			free(names[i]);
+	}
+	*n = m;
+	return names;
+}
+
+static int worker_count(int threads, size_t n_files)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = threads > 0 ? threads : (int)(cores > 0 ? cores : 1);
+	if (n > MAX_WORKERS)
+		n = MAX_WORKERS;
+	if ((size_t)n > n_files)
+		n = n_files ? (int)n_files : 1;
+	return n;
+}
+
+/* Lines are indexed directly (code lines are dense, 0..N). A code.json with absurdly large line
+ * indices gets a capped table: records beyond it count as unknown lines (and warn) instead of
+ * allocating gigabytes. */
+static int64_t max_line(const trace_dispatch *d)
+{
+	int64_t ml = d->n_insts ? d->insts[d->n_insts - 1].code_line : 0;
+	int64_t cap = 8 * (int64_t)d->n_insts + 65536;
+	return ml < cap ? ml : cap;
+}
+
+static void run_workers(worker *ks, int nk)
+{
+	pthread_t tid[MAX_WORKERS];
+	int started[MAX_WORKERS] = {0};
+	for (int t = 1; t < nk; t++)
+		started[t] = pthread_create(&tid[t], NULL, work, &ks[t]) == 0;
+	work(&ks[0]); /* the calling thread works too; a failed create just means fewer hands */
+	for (int t = 1; t < nk; t++)
+		if (started[t])
+			pthread_join(tid[t], NULL);
+	for (int t = 1; t < nk; t++)
+		if (!started[t])
+			work(&ks[t]);
+}
+
+int wave_agg_run(const char *dir, const trace_dispatch *d, int threads, int64_t detail_line,
+		 wave_agg *out, fp_err *e)
+{
+	memset(out, 0, sizeof *out);
+	out->files = list_wave_files(dir, &out->n_files, e);
+	if (!out->files)
+		return -1;
+	int64_t ml = max_line(d);
+	out->n_lines = ml >= 0 ? (size_t)ml + 1 : 1;
+	out->lines = xcalloc(out->n_lines, sizeof *out->lines);
+	shared sh;
+	memset(&sh, 0, sizeof sh);
+	sh.dir = dir;
+	sh.files = out->files;
+	sh.n_files = out->n_files;
+	sh.n_lines = out->n_lines;
+	sh.detail_line = detail_line;
+	atomic_init(&sh.next, 0);
+	atomic_init(&sh.min_err, SIZE_MAX);
+	int nk = worker_count(threads, out->n_files);
+	worker *ks = xcalloc((size_t)nk, sizeof *ks);
+	for (int t = 0; t < nk; t++)
+		worker_init(&ks[t], &sh);
+	run_workers(ks, nk);
+	int bad = -1;
+	for (int t = 0; t < nk; t++)
+		if (ks[t].err.set && (bad < 0 || ks[t].err_index < ks[bad].err_index))
+			bad = t;
+	if (bad < 0 && signals_pending()) {
+		fp_fail(e, ERR_INTERRUPTED, "interrupted by signal %d while reading wave files",
+			signals_pending());
+		bad = 0;
+	} else if (bad >= 0) {
+		fp_err_move(e, &ks[bad].err);
+	} else {
+		for (int t = 0; t < nk; t++)
+			merge_counts(out, &ks[t].acc);
+		merge_pairs(out, ks, nk);
+		merge_lists(out, ks, nk);
+		out->threads = nk;
+	}
+	for (int t = 0; t < nk; t++)
+		worker_release(&ks[t]);
+	free(ks);
+	if (bad >= 0)
+		wave_agg_release(out); /* nothing half-built is left to the caller */
+	return bad >= 0 ? -1 : 0;
+}
+
+void wave_agg_release(wave_agg *a)
+{
+	file_list_free(a->files, a->n_files);
+	free(a->lines);
+	free(a->pairs);
+	free(a->detail);
+	free(a->cus);
+	memset(a, 0, sizeof *a);
+}

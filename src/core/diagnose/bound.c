@@ -1,0 +1,177 @@
+/* The one bound verdict (bound.h). Thresholds are named here once so the docs, tests and the
+ * code agree. */
+#include "core/diagnose/bound.h"
+
+#include "core/diagnose/rule_signals.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MFMA_FRAC_COMPUTE 0.5  /* counters: MFMA share of instructions */
+#define HBM_ROOF_MEMORY	  70.0 /* counters: % of calibrated HBM roof */
+#define L2_HIT_MEMORY	  50.0 /* counters: L2 hit rate in % */
+#define MFMA_LAT_COMPUTE  40.0 /* trace: matrix (mfma / tensor) % of totals.latency */
+#define MEM_STALL_MEMORY  40.0 /* trace: global-memory classes % of totals.stall */
+#define SHARE_HIGH	  60.0
+
+static int counters_decide(const jv *c, bound_verdict *v)
+{
+	const jv *mem = jv_get(c, "memory");
+	const jv *cal = jv_get(mem, "calibrated");
+	v->calibrated = cal && cal->type == JV_BOOL ? cal->v.b : 0;
+	const jv *mf = jv_get(jv_get(c, "compute"), "mfma_inst_frac");
+	const jv *roof = jv_get(mem, "pct_of_hbm_roof");
+	const jv *l2 = jv_get(mem, "l2_hit_rate");
+	v->basis = "counters";
+	if (jv_is_num(mf) && jv_num(mf) >= MFMA_FRAC_COMPUTE) {
+		v->bound = "compute", v->confidence = "medium", v->share = jv_num(mf);
+		snprintf(v->why, sizeof v->why,
+			 "counters: MFMA instructions are %.1f%% of instructions (>= %.0f%%)",
+			 100 * jv_num(mf), 100 * MFMA_FRAC_COMPUTE);
+		return 1;
+	}
+	if (v->calibrated && jv_is_num(roof) && jv_num(roof) >= HBM_ROOF_MEMORY) {
+		v->bound = "memory", v->confidence = "high", v->share = jv_num(roof);
+		snprintf(v->why, sizeof v->why,
+			 "counters: calibrated HBM traffic at %.1f%% of the HBM roof (>= %.0f%%)",
+			 jv_num(roof), HBM_ROOF_MEMORY);
+		return 1;
+	}
+	if (jv_is_num(l2) && jv_num(l2) < L2_HIT_MEMORY) {
+		v->bound = "memory", v->confidence = "medium", v->share = jv_num(l2);
+		snprintf(v->why, sizeof v->why, "counters: L2 hit rate %.1f%% (< %.0f%%)",
+			 jv_num(l2), L2_HIT_MEMORY);
+		return 1;
+	}
+	return 0;
+}
+
+static double pct(double part, double whole)
+{
+	return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+static double class_latency(const jv *b, const char *klass)
+{
+	const jv *arr = jv_get(b, "classes");
+	for (size_t i = 0; i < jv_len(arr); i++) {
+		const char *c = jv_string(jv_get(jv_at(arr, i), "class"));
+		if (c && strcmp(c, klass) == 0)
+			return jv_num(jv_get(jv_at(arr, i), "latency"));
+	}
+	return 0;
+}
+
+/* The memory measure per backend: the native classes that are a global-memory dependency
+ * (normalised memory_dependency without the scalar / constant loads: AMD smem_wait and NVIDIA
+ * imc_miss wait on kernel arguments and constants, not on the data stream) plus the
+ * global-memory issue throttle (the part of issue_throttle that is the memory queue). */
+static const char *const mem_amd[] = {"vmem_wait", "vmem_issue", NULL};
+static const char *const mem_nvidia[] = {"long_scoreboard", "lg_throttle", "tex_throttle", NULL};
+
+static double sum_stall(const jv *b, const char *const *classes)
+{
+	double s = 0;
+	for (size_t i = 0; classes[i]; i++)
+		s += rule_signals_class_stall(b, classes[i]);
+	return s;
+}
+
+typedef struct shares {
+	int nvidia;
+	double mem, matrix; /* matrix < 0: unknown */
+	const char *mem_what, *matrix_what, *stall_unit, *lat_unit;
+} shares;
+
+static void measure(const jv *b, const jv *traits, shares *m)
+{
+	const jv *tot = jv_get(b, "totals");
+	double lat = jv_num(jv_get(tot, "latency")), stall = jv_num(jv_get(tot, "stall"));
+	const char *be = jv_string(jv_get(b, "backend"));
+	m->nvidia = be && strcmp(be, "nvidia") == 0;
+	if (!m->nvidia) {
+		m->mem = pct(sum_stall(b, mem_amd), stall);
+		m->matrix = pct(class_latency(b, "mfma"), lat);
+		m->mem_what = "vmem_wait + vmem_issue", m->matrix_what = "mfma instructions";
+		m->stall_unit = "stall cycles", m->lat_unit = "total wave latency";
+		return;
+	}
+	m->mem = pct(sum_stall(b, mem_nvidia), stall);
+	const jv *ml = jv_get(jv_get(traits, "evidence"), "matrix_latency");
+	m->matrix = jv_is_num(ml) ? pct(jv_num(ml), lat) : -1;
+	m->mem_what = "long_scoreboard + lg_throttle + tex_throttle";
+	m->matrix_what = "tensor-core instructions (HMMA/HGMMA/IMMA/...)";
+	m->stall_unit = "stall samples", m->lat_unit = "all warp-state samples";
+}
+
+static void trace_decide(const jv *b, const jv *traits, bound_verdict *v, const char *prefix)
+{
+	const jv *tot = jv_get(b, "totals");
+	double lat = jv_num(jv_get(tot, "latency"));
+	shares m;
+	measure(b, traits, &m);
+	v->basis = "trace";
+	if (lat <= 0) {
+		v->bound = "unknown", v->confidence = "low", v->share = -1;
+		snprintf(v->why, sizeof v->why, "%strace: no %s to judge from", prefix,
+			 m.nvidia ? "warp-state samples" : "latency cycles");
+		return;
+	}
+	char mx[96];
+	if (m.matrix < 0)
+		snprintf(mx, sizeof mx,
+			 "matrix share unknown: no SASS to look for tensor-core "
+			 "instructions");
+	else
+		snprintf(mx, sizeof mx, "%s %.1f%% of %s", m.nvidia ? "tensor" : "mfma", m.matrix,
+			 m.lat_unit);
+	if (m.matrix >= MFMA_LAT_COMPUTE) {
+		v->bound = "compute", v->share = m.matrix;
+		v->confidence = m.matrix >= SHARE_HIGH ? "high" : "medium";
+		snprintf(v->why, sizeof v->why, "%strace: %s hold %.1f%% of %s (>= %.0f%%)", prefix,
+			 m.matrix_what, m.matrix, m.lat_unit, MFMA_LAT_COMPUTE);
+	} else if (m.mem >= MEM_STALL_MEMORY) {
+		v->bound = "memory", v->share = m.mem;
+		v->confidence = m.mem >= SHARE_HIGH ? "high" : "medium";
+		snprintf(v->why, sizeof v->why,
+			 "%strace: %s hold %.1f%% of %s (>= %.0f%%); "
+			 "the trace cannot tell bandwidth from latency, counters can",
+			 prefix, m.mem_what, m.mem, m.stall_unit, MEM_STALL_MEMORY);
+	} else {
+		v->bound = "latency", v->confidence = "low", v->share = m.mem;
+		snprintf(v->why, sizeof v->why,
+			 "%strace: neither memory (%s %.1f%% of %s) nor matrix (%s) dominates",
+			 prefix, m.mem_what, m.mem, m.stall_unit, mx);
+	}
+}
+
+void bound_decide_traits(const jv *bubbles, const jv *counters, const jv *traits, bound_verdict *v)
+{
+	memset(v, 0, sizeof *v);
+	v->calibrated = -1;
+	v->share = -1;
+	if (counters && counters_decide(counters, v))
+		return;
+	trace_decide(bubbles, traits, v, counters ? "counters inconclusive; " : "");
+}
+
+void bound_decide(const jv *bubbles, const jv *counters, bound_verdict *v)
+{
+	bound_decide_traits(bubbles, counters, NULL, v);
+}
+
+jv *bound_to_jv(const bound_verdict *v)
+{
+	jv *o = jv_object();
+	jv_set_str(o, "bound", v->bound);
+	jv_set_str(o, "basis", v->basis);
+	jv_set_str(o, "confidence", v->confidence);
+	jv_set(o, "calibrated", v->calibrated < 0 ? jv_null() : jv_bool(v->calibrated));
+	jv_set_str(o, "why", v->why);
+	return o;
+}
+
+int bound_gates(const bound_verdict *v)
+{
+	return strcmp(v->bound, "unknown") != 0;
+}

@@ -1,0 +1,68 @@
+/* Where a recommendation should point: the actionable .py:line of a bubble class, with the
+ * kernel-entry artifact and library frames taken into account (docs/reference/flydsl.md §2.5
+ * and §8 item 4).
+ *
+ * FlyDSL gives the kernel prologue, compiler-generated code, ops without a user location and
+ * many backend-inserted s_waitcnt the kernel's entry line (the @flyc.kernel decorator / def
+ * line). srcmap_build flags such lines as entry buckets (srcmap.h; `map` shows them). FlyDSL
+ * also skips frames inside its own package, but a few still appear (a wrapper's line such as
+ * python_packages/flydsl/expr/rocdl/universal.py:144); Triton's triton/language/ the same.
+ * Such a "library frame" is a line the kernel author cannot edit. Both are handled by one
+ * mechanism with two reasons (evloc_kind): a hot instruction there is real stall, but the
+ * line is not what to edit, so:
+ *   - a wait whose producers (the loads/stores it waits on, bubbles.waits[].producers) have
+ *     ordinary lines: the actionable line is the producer's (loads before stores, then the
+ *     order of the producers list); the bucket line stays as secondary;
+ *   - otherwise the hottest instruction of the same class that is on an ordinary line (not
+ *     a bucket, not a library frame): from the whole trace when the caller had it
+ * (evloc_scan_trace), else from the class's top list in bubbles;
+ *   - otherwise there is no attributable line, and none_reason says so honestly.
+ *
+ * The bucket object `eb` is report.json "entry_buckets": {"lines": [{"file": F, "line": L,
+ * ...}], "hottest_off_bucket": {class: {code_line, isa, source, stall}} or null}; a source string
+ * is on a bucket when its innermost frame (what the line table records) is F:L.
+ * Nothing here fails; absent inputs mean "no bucket". */
+#ifndef FLYPROF_CORE_EVIDENCE_LOC_H
+#define FLYPROF_CORE_EVIDENCE_LOC_H
+
+#include "base/json/jv.h"
+#include "model/trace.h"
+
+typedef enum {
+	EVLOC_NONE,	     /* no source line */
+	EVLOC_LINE,	     /* an ordinary line: the one to act on */
+	EVLOC_ENTRY_BUCKET,  /* innermost frame is a kernel-entry bucket line of eb */
+	EVLOC_LIBRARY_FRAME, /* innermost frame is inside FlyDSL's or Triton's own package */
+} evloc_kind;
+
+/* 1 when path[0..n) has a "python_packages/flydsl/" or "site-packages/flydsl/" pair of whole
+ * components (FlyDSL's installed package), or "triton/language/" (Triton's own library). */
+int evloc_library_path(const char *path, size_t n);
+/* The kind of a source string (its innermost frame), against the buckets of eb. */
+evloc_kind evloc_kind_of(const jv *eb, const char *source);
+/* "none", "line", "entry_bucket", "library_frame": the JSON "source_kind" of k. */
+const char *evloc_kind_name(evloc_kind k);
+/* Prose for a "source_kind" value ("the kernel-entry bucket", "a library frame", ...), or NULL
+ * for an unknown one. */
+const char *evloc_kind_text(const char *source_kind);
+
+/* Builds the bucket object from a classified trace (bubbles_compute sets insts[].klass): the
+ * lines srcmap flags as entry buckets (innermost frame credited, like the line table) and, per
+ * class, the hottest instruction on an ordinary line (EVLOC_LINE). Owned by the caller. */
+jv *evloc_scan_trace(const trace_dispatch *d);
+/* 1 when source's innermost frame is one of the bucket lines of eb. */
+int evloc_on_bucket(const jv *eb, const char *source);
+/* The bubbles.waits entry of the instruction at code_line, or NULL. */
+const jv *evloc_wait_of(const jv *bubbles, const jv *code_line);
+
+/* Resolves the location for the class entry `ce` (bubbles.classes[i]) whose hottest
+ * instruction is `top`. Writes into the hotspot object h: "source_kind" ("line",
+ * "entry_bucket", "library_frame" or "none") and, for a bucket or library frame,
+ * "source_note". Writes into the evidence object ev: "actionable_source" (string or null),
+ * "actionable" ({source, code_line, isa, via, basis} or null; via is "wait_producer",
+ * "class_hotspot_off_bucket" or "class_hotspot_user_line"), "secondary_source" (the bucket or
+ * library line, whenever the hot line is one) and, when nothing is attributable,
+ * "none_reason". */
+void evloc_fill(jv *ev, jv *h, const jv *bubbles, const jv *ce, const jv *top, const jv *eb);
+
+#endif

@@ -1,0 +1,423 @@
+/* Evaluating the rules into ranked recommendations (recommend.h). */
+#include "core/diagnose/recommend.h"
+
+#include "base/xalloc.h"
+#include "core/diagnose/evidence_loc.h"
+#include "core/diagnose/report.h"
+#include "core/diagnose/rule_signals.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_WAVES_PER_SIMD_DEFAULT 8  /* CDNA3/CDNA4 wave slots per SIMD (hardware.md §2) */
+#define MAX_WARPS_PER_SMSP_DEFAULT 16 /* H100/H200: 64 warps per SM / 4 schedulers */
+
+static double pct(double part, double whole)
+{
+	return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+static const jv *class_entry(const jv *bubbles, const char *klass)
+{
+	const jv *arr = jv_get(bubbles, "classes");
+	for (size_t i = 0; i < jv_len(arr); i++) {
+		const char *c = jv_string(jv_get(jv_at(arr, i), "class"));
+		if (c && strcmp(c, klass) == 0)
+			return jv_at(arr, i);
+	}
+	return NULL;
+}
+
+const char *recommend_largest_class(const jv *bubbles)
+{
+	const jv *arr = jv_get(bubbles, "classes");
+	const char *best = NULL;
+	double bs = 0;
+	for (size_t i = 0; i < jv_len(arr); i++) {
+		double s = jv_num(jv_get(jv_at(arr, i), "stall"));
+		if (s > bs)
+			bs = s, best = jv_string(jv_get(jv_at(arr, i), "class"));
+	}
+	return best;
+}
+
+/* ---- evidence ---- */
+
+static jv *waits_on(const jv *wait)
+{
+	jv *arr = jv_array();
+	const jv *prods = jv_get(wait, "producers");
+	for (size_t i = 0; i < jv_len(prods) && i < 3; i++) {
+		const jv *p = jv_at(prods, i);
+		jv *o = jv_push(arr, jv_object());
+		static const char *const keys[] = {"code_line", "isa", "source", "type", "waves"};
+		for (size_t k = 0; k < 5; k++)
+			if (jv_get(p, keys[k]))
+				jv_set(o, keys[k], jv_copy(jv_get(p, keys[k])));
+	}
+	return arr;
+}
+
+static void class_hotspot(jv *ev, const jv *bubbles, const char *klass, const jv *buckets)
+{
+	const jv *ce = class_entry(bubbles, klass);
+	const jv *top = jv_at(jv_get(ce, "top"), 0);
+	if (!top) {
+		jv_set(ev, "hotspot", jv_null());
+		jv_set_str(ev, "none_reason",
+			   ce ? "the trace lists no instruction for this class"
+			      : "this class has no stall cycles in the trace");
+		return;
+	}
+	jv *h = jv_set(ev, "hotspot", jv_object());
+	static const char *const keys[] = {"code_line", "isa", "source", "stall"};
+	for (size_t k = 0; k < 4; k++)
+		jv_set(h, keys[k],
+		       jv_get(top, keys[k]) ? jv_copy(jv_get(top, keys[k])) : jv_null());
+	jv_set_round(h, "pct_of_class_stall",
+		     pct(jv_num(jv_get(top, "stall")), jv_num(jv_get(ce, "stall"))), 2);
+	const char *src = jv_string(jv_get(top, "source"));
+	if (!src || !*src)
+		jv_set_str(
+		    ev, "none_reason",
+		    "the hot instruction has no source line in code.json (compiler-generated "
+		    "or no debug info); the ISA is the evidence");
+	evloc_fill(ev, h, bubbles, ce, top, buckets);
+	const jv *w = evloc_wait_of(bubbles, jv_get(top, "code_line"));
+	if (w) {
+		jv_set(ev, "waits_on", waits_on(w));
+		if (jv_get(w, "split"))
+			jv_set(ev, "wait_split_cycles", jv_copy(jv_get(w, "split")));
+	}
+}
+
+static jv *cond_jv(const rule_cond *c, const jv *signals)
+{
+	jv *o = jv_object();
+	jv_set_str(o, "signal", c->field);
+	const jv *v = jv_get(signals, c->field);
+	jv_set(o, "value", v ? jv_copy(v) : jv_null());
+	jv_set_str(o, "op", rule_op_name(c->op));
+	jv_set(o, "threshold", c->is_str ? jv_str(c->str) : jv_double(c->num));
+	return o;
+}
+
+static jv *evidence(const rule *ru, const jv *bubbles, const jv *signals, const jv *occupancy,
+		    const jv *buckets)
+{
+	jv *ev = cond_jv(&ru->conds[0], signals);
+	if (ru->n_conds > 1) {
+		jv *all = jv_set(ev, "conditions", jv_array());
+		for (size_t i = 1; i < ru->n_conds; i++)
+			jv_push(all, cond_jv(&ru->conds[i], signals));
+	}
+	if (strcmp(ru->klass, "occupancy") == 0) {
+		jv_set(ev, "hotspot", jv_null());
+		jv_set_str(ev, "none_reason",
+			   "occupancy is a property of the whole kernel (registers, LDS, workgroup "
+			   "size), not of one instruction; see the occupancy section");
+		if (jv_get(occupancy, "theoretical"))
+			jv_set(ev, "theoretical", jv_copy(jv_get(occupancy, "theoretical")));
+	} else if (strcmp(ru->klass, "roofline") == 0) {
+		jv_set(ev, "hotspot", jv_null());
+		jv_set_str(ev, "none_reason",
+			   "a roofline finding is about the whole kernel's traffic, not one "
+			   "instruction");
+	} else
+		class_hotspot(ev, bubbles, ru->klass, buckets);
+	return ev;
+}
+
+/* ---- gain upper bound ---- */
+
+/* The stalls more resident waves can hide: AMD vmem_wait + lds_wait + smem_wait + barrier;
+ * NVIDIA the same situations as stall reasons (long/short scoreboard, imc_miss, barrier). */
+static double dependency_stall(const jv *b)
+{
+	static const char *const dep[] = {"vmem_wait", "lds_wait", "smem_wait", "barrier", NULL};
+	static const char *const dep_nv[] = {"long_scoreboard", "short_scoreboard", "imc_miss",
+					     "barrier", NULL};
+	const char *be = jv_string(jv_get(b, "backend"));
+	const char *const *list = be && strcmp(be, "nvidia") == 0 ? dep_nv : dep;
+	double s = 0;
+	for (size_t i = 0; list[i]; i++)
+		s += rule_signals_class_stall(b, list[i]);
+	return s;
+}
+
+/* Fills the gain object and returns the ranking key. */
+static double gain(const rule *ru, const jv *b, const jv *signals, const jv *occupancy, jv *g)
+{
+	double lat = jv_num(jv_get(jv_get(b, "totals"), "latency"));
+	double up = 0, key;
+	report_words w;
+	report_words_of(b, &w);
+	jv_set_str(g, "kind", "upper_bound");
+	if (strcmp(ru->klass, "occupancy") == 0) {
+		const jv *th = jv_get(occupancy, "theoretical");
+		double wv = jv_num(jv_get(th, "waves_per_simd"));
+		double mx = jv_is_num(jv_get(th, "max_waves_per_simd"))
+				? jv_num(jv_get(th, "max_waves_per_simd"))
+			    : w.samples ? MAX_WARPS_PER_SMSP_DEFAULT
+					: MAX_WAVES_PER_SIMD_DEFAULT;
+		double free_frac = mx > 0 && wv < mx ? 1.0 - wv / mx : 0.0;
+		up = pct(dependency_stall(b), lat) * free_frac;
+		jv_set_str(g, "kind", "upper_bound_estimate");
+		jv_set_str(g, "basis",
+			   "dependency stall (AMD vmem_wait+lds_wait+smem_wait+barrier; NVIDIA "
+			   "long_scoreboard+short_scoreboard+imc_miss+barrier) share of "
+			   "totals.latency x (1 - theoretical/max waves per SIMD): more resident "
+			   "waves can at most hide the dependency stalls");
+		key = up * ru->priority;
+	} else if (strcmp(ru->klass, "roofline") == 0) {
+		up = 100.0 - jv_num(jv_get(signals, "counters.pct_of_hbm_roof"));
+		if (up < 0)
+			up = 0;
+		jv_set_str(g, "basis",
+			   "headroom to the calibrated HBM roof (100 - pct_of_hbm_roof)");
+		key = up * ru->priority;
+	} else {
+		up = pct(rule_signals_class_stall(b, ru->klass), lat);
+		jv_set_str(g, "basis",
+			   w.samples
+			       ? "this class's stall samples / totals.latency (all warp-state "
+				 "samples): removing every stall sample of the class cannot "
+				 "save more; the wall-time gain is usually smaller"
+			       : "this class's stall cycles / totals.latency: removing every "
+				 "stall cycle of the class cannot save more; the wall-time "
+				 "gain is usually smaller");
+		key = up;
+	}
+	jv_set_round(g, "upper_bound_pct", up, 2);
+	jv_set_str(g, "denominator", w.totals);
+	return key;
+}
+
+/* ---- ranking ---- */
+
+typedef struct cand {
+	jv *rec;
+	double key, priority;
+	size_t order;
+} cand;
+
+static int cand_cmp(const void *pa, const void *pb)
+{
+	const cand *a = pa, *b = pb;
+	if (a->key != b->key)
+		return a->key > b->key ? -1 : 1;
+	if (a->priority != b->priority)
+		return a->priority > b->priority ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static jv *knob_jv(const rule *ru)
+{
+	jv *k = jv_object();
+	jv_set_str(k, "id", ru->knob);
+	jv_set(k, "kind", jv_copy(jv_get(ru->knob_v, "kind")));
+	jv_set(k, "api", jv_copy(jv_get(ru->knob_v, "api")));
+	jv_set(k, "effect", jv_copy(jv_get(ru->knob_v, "effect")));
+	jv_set(k, "language",
+	       jv_get(ru->knob_v, "language") ? jv_copy(jv_get(ru->knob_v, "language"))
+					      : jv_str("flydsl"));
+	return k;
+}
+
+/* The rule's confidence, lowered one level when the evidence is weak: a class rule whose hot
+ * instruction has no .py line, or holds under 10% of the class's stall (the class is spread
+ * thin, so no single change addresses much of it). */
+static void set_confidence(jv *r, const rule *ru)
+{
+	static const char *const levels[] = {"low", "medium", "high"};
+	int lv = strcmp(ru->confidence, "high") == 0 ? 2 : strcmp(ru->confidence, "medium") == 0;
+	const jv *ev = jv_get(r, "evidence");
+	const jv *hs = jv_get(ev, "hotspot");
+	const char *why = NULL;
+	const char *kind = jv_string(jv_get(hs, "source_kind"));
+	/* the hot line is the entry bucket or a library frame: not a line to edit */
+	const char *what = kind && strcmp(kind, "line") != 0 && strcmp(kind, "none") != 0
+			       ? evloc_kind_text(kind)
+			       : NULL;
+	const jv *act = jv_get(ev, "actionable");
+	char buf[200];
+	if (what && !jv_string(jv_get(ev, "actionable_source"))) {
+		snprintf(buf, sizeof buf,
+			 "lowered: the class's stall sits on %s and no other .py line is "
+			 "attributable",
+			 what);
+		why = buf;
+	} else if (what && jv_get(act, "pct_of_class_stall") &&
+		   jv_num(jv_get(act, "pct_of_class_stall")) < 10) {
+		snprintf(buf, sizeof buf,
+			 "lowered: the actionable line holds under 10%% of the class's stall (the "
+			 "rest sits on %s)",
+			 what);
+		why = buf;
+	} else if (hs && hs->type == JV_OBJECT && jv_num(jv_get(hs, "pct_of_class_stall")) < 10)
+		why = "lowered: the hot instruction holds under 10% of the class's stall";
+	else if (hs && hs->type == JV_OBJECT && jv_string(jv_get(ev, "none_reason")))
+		why = "lowered: the hot instruction has no .py line";
+	if (why && lv > 0)
+		lv--;
+	jv_set_str(r, "confidence", levels[lv]);
+	jv_set_str(r, "rule_confidence", ru->confidence);
+	if (!why && what)
+		snprintf(buf, sizeof buf,
+			 "the rule's confidence; the hot instruction sits on %s, the actionable "
+			 "line comes from evidence.actionable",
+			 what);
+	jv_set_str(r, "confidence_basis",
+		   why	  ? why
+		   : what ? buf
+			  : "the rule's confidence; the evidence is concentrated on a mapped "
+			    "instruction");
+}
+
+static jv *rec_jv(const rule *ru, const jv *b, const jv *signals, const jv *occ, const jv *buckets,
+		  double *key)
+{
+	jv *r = jv_object();
+	jv_set_int(r, "rank", 0);
+	jv_set_str(r, "rule", ru->id);
+	jv_set_str(r, "class", ru->klass);
+	jv_set(r, "knob", knob_jv(ru));
+	jv_set_str(r, "change", ru->change);
+	jv_set_str(r, "expected", ru->expected);
+	jv_set_str(r, "verify", ru->verify);
+	jv_set_str(r, "confidence", ru->confidence);
+	jv_set(r, "evidence", evidence(ru, b, signals, occ, buckets));
+	set_confidence(r, ru);
+	*key = gain(ru, b, signals, occ, jv_set(r, "gain", jv_object()));
+	jv_set_str(r, "gate", rule_gate_text(ru->gate));
+	return r;
+}
+
+/* A rule for another kernel family: listed with the reason, and whether its signal held (so a
+ * reader sees what would have fired). */
+static void note_not_applicable(jv *arr, const rule *ru, const rule_outcome *o, const char *why)
+{
+	jv *n = jv_push(arr, jv_object());
+	jv_set_str(n, "rule", ru->id);
+	jv_set_str(n, "class", ru->klass);
+	jv_set_str(n, "status", "not_applicable");
+	jv_set_str(n, "knob", ru->knob);
+	jv_set_str(n, "reason", why);
+	jv_set_bool(n, "signal_held", o->status == RULE_FIRED || o->status == RULE_GATED);
+}
+
+static void note_not_fired(jv *arr, const rule *ru, const rule_outcome *o, const char *bound)
+{
+	jv *n = jv_push(arr, jv_object());
+	jv_set_str(n, "rule", ru->id);
+	jv_set_str(n, "class", ru->klass);
+	if (o->status == RULE_NO_SIGNAL) {
+		jv_set_str(n, "status", "no_signal");
+		jv_set_str(n, "missing", o->missing);
+	} else {
+		jv_set_str(n, "status", "gated");
+		jv_set_str(n, "bound", bound);
+		jv_set_str(n, "gate", rule_gate_text(ru->gate));
+	}
+}
+
+/* Why the largest bubble class has no fired rule (for why_rank_1). */
+static const char *largest_missing_reason(const jv *not_fired, const char *largest)
+{
+	for (size_t i = 0; i < jv_len(not_fired); i++) {
+		const jv *n = jv_at(not_fired, i);
+		if (strcmp(jv_string(jv_get(n, "class")), largest) != 0)
+			continue;
+		const char *st = jv_string(jv_get(n, "status"));
+		if (strcmp(st, "not_applicable") == 0) {
+			if (!jv_get(n, "signal_held") || !jv_get(n, "signal_held")->v.b)
+				continue;
+			return "its rules that fired belong to another kernel family (see "
+			       "not_fired: not_applicable)";
+		}
+		return strcmp(st, "gated") == 0
+			   ? "its rules are gated out by the bound verdict"
+			   : "its rules need a signal that is absent (see not_fired)";
+	}
+	return "no rule for it reached its threshold, or no rule covers it";
+}
+
+static jv *why_rank1(const jv *recs, const jv *not_fired, const jv *b)
+{
+	const char *largest = recommend_largest_class(b);
+	const jv *r1 = jv_at(recs, 0);
+	if (!r1)
+		return jv_strf("no rule fired%s%s", largest ? "; the largest bubble class is " : "",
+			       largest ? largest : "");
+	const char *c1 = jv_string(jv_get(r1, "class"));
+	double tot = jv_num(jv_get(jv_get(b, "totals"), "stall"));
+	double lat = jv_num(jv_get(jv_get(b, "totals"), "latency"));
+	double ls = largest ? rule_signals_class_stall(b, largest) : 0;
+	if (largest && strcmp(c1, largest) == 0)
+		return jv_strf("addresses the largest bubble class %s (%.1f%% of totals.stall)",
+			       largest, pct(ls, tot));
+	int has_largest = 0;
+	for (size_t i = 0; largest && i < jv_len(recs); i++)
+		has_largest |= strcmp(jv_string(jv_get(jv_at(recs, i), "class")), largest) == 0;
+	double g1 = jv_num(jv_get(jv_get(r1, "gain"), "upper_bound_pct"));
+	if (!largest)
+		return jv_strf("the trace has no stall cycles; ranked by the %s finding", c1);
+	if (has_largest)
+		return jv_strf("the %s finding (estimated upper bound %.1f%% of totals.latency, "
+			       "weighted by its priority) outranks the largest bubble class %s "
+			       "(%.1f%% of totals.latency)",
+			       c1, g1, largest, pct(ls, lat));
+	return jv_strf("the largest bubble class %s (%.1f%% of totals.stall) has no "
+		       "recommendation: %s; rank 1 goes to %s",
+		       largest, pct(ls, tot), largest_missing_reason(not_fired, largest), c1);
+}
+
+void recommend_run(const rules *r, const jv *bubbles, const jv *signals, const jv *occupancy,
+		   const bound_verdict *bv, const jv *traits, const jv *buckets,
+		   recommend_result *out)
+{
+	cand *cs = xcalloc(r->n ? r->n : 1, sizeof *cs);
+	size_t n = 0;
+	out->not_fired = jv_array();
+	out->other_platform = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		if (!rule_for_platform(&r->v[i], traits)) {
+			out->other_platform++;
+			continue;
+		}
+		rule_outcome o;
+		rule_eval(&r->v[i], signals, bv->bound, bound_gates(bv), &o);
+		char why[160];
+		if (!rule_applies(&r->v[i], traits, why, sizeof why)) {
+			note_not_applicable(out->not_fired, &r->v[i], &o, why);
+			continue;
+		}
+		if (o.status == RULE_NO_SIGNAL || o.status == RULE_GATED)
+			note_not_fired(out->not_fired, &r->v[i], &o, bv->bound);
+		if (o.status != RULE_FIRED)
+			continue;
+		cs[n].rec = rec_jv(&r->v[i], bubbles, signals, occupancy, buckets, &cs[n].key);
+		cs[n].priority = r->v[i].priority;
+		cs[n].order = i;
+		n++;
+	}
+	qsort(cs, n, sizeof *cs, cand_cmp);
+	out->recs = jv_array();
+	for (size_t i = 0; i < n; i++) {
+		jv_set_int(cs[i].rec, "rank", (int64_t)i + 1);
+		jv_push(out->recs, cs[i].rec);
+	}
+	free(cs);
+	out->why_rank1 = why_rank1(out->recs, out->not_fired, bubbles);
+	if (n)
+		jv_set(jv_at(out->recs, 0), "why_rank_1", jv_copy(out->why_rank1));
+}
+
+void recommend_release(recommend_result *res)
+{
+	jv_free(res->recs);
+	jv_free(res->not_fired);
+	jv_free(res->why_rank1);
+	memset(res, 0, sizeof *res);
+}

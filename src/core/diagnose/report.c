@@ -1,0 +1,380 @@
+/* Building report.json, headlines.json and the envelope summary (report.h). */
+#include "core/diagnose/report.h"
+
+#include "core/diagnose/bound.h"
+#include "core/diagnose/evidence_loc.h"
+#include "core/diagnose/kernel_traits.h"
+#include "core/diagnose/recommend.h"
+#include "core/diagnose/rule_signals.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static double pct(double part, double whole)
+{
+	return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+void report_words_of(const jv *doc, report_words *w)
+{
+	const char *u = jv_string(jv_get(doc, "unit"));
+	w->samples = u && strcmp(u, "samples") == 0;
+	w->unit = w->samples ? "samples" : "cycles";
+	w->stall = w->samples ? "stall samples" : "stall cycles";
+	w->latency = w->samples ? "warp-state samples" : "wave latency";
+	w->gain_of = w->samples ? "all warp-state samples" : "latency";
+	w->totals = w->samples ? "all warp-state samples (totals.latency: every Nsight Compute "
+				 "sample of every sampled warp, stalled or issuing)"
+			       : "totals.latency (latency cycles summed over traced waves)";
+}
+
+static jv *copy_or_null(const jv *v)
+{
+	return v ? jv_copy(v) : jv_null();
+}
+
+static jv *taxonomy(const jv *b)
+{
+	const jv *tot = jv_get(b, "totals");
+	double stall = jv_num(jv_get(tot, "stall")), lat = jv_num(jv_get(tot, "latency"));
+	report_words w;
+	report_words_of(b, &w);
+	jv *t = jv_object();
+	jv_set_str(t, "denominator",
+		   w.samples ? "pct_of_stall: % of totals.stall (stall samples); "
+			       "stall_pct_of_latency: % of totals.latency (all warp-state samples: "
+			       "Nsight Compute samples, not cycles)"
+			     : "pct_of_stall: % of totals.stall; stall_pct_of_latency: % of "
+			       "totals.latency (cycles summed over traced waves)");
+	jv_set_round(t, "bubble_threshold_pct_of_stall", REPORT_BUBBLE_PCT, 1);
+	jv *arr = jv_set(t, "classes", jv_array());
+	const jv *cls = jv_get(b, "classes");
+	for (size_t i = 0; i < jv_len(cls); i++) {
+		const jv *c = jv_at(cls, i);
+		double s = jv_num(jv_get(c, "stall"));
+		jv *o = jv_push(arr, jv_object());
+		jv_set_int(o, "rank", (int64_t)i + 1);
+		jv_set(o, "class", copy_or_null(jv_get(c, "class")));
+		jv_set(o, "normalized", copy_or_null(jv_get(c, "normalized")));
+		jv_set(o, "hits", copy_or_null(jv_get(c, "hits")));
+		jv_set(o, "stall", copy_or_null(jv_get(c, "stall")));
+		jv_set_round(o, "pct_of_stall", pct(s, stall), 2);
+		jv_set_round(o, "stall_pct_of_latency", pct(s, lat), 2);
+		jv_set_bool(o, "is_bubble", s > 0 && pct(s, stall) >= REPORT_BUBBLE_PCT);
+	}
+	jv_set(t, "normalized", copy_or_null(jv_get(b, "normalized")));
+	return t;
+}
+
+/* NVIDIA: Nsight Compute's own figures (the details export's Occupancy section, which
+ * ncu_bubbles puts in bubbles.occupancy.theoretical) are the theoretical warps per SM; the
+ * achieved mean per SM is observed.per_cu.mean. Compared per SM, the unit ncu reports. */
+static void occupancy_nvidia(jv *o, const jv *b)
+{
+	const jv *nt = jv_get(jv_get(b, "occupancy"), "theoretical");
+	jv_set(o, "details_export", copy_or_null(nt));
+	jv_set_str(o, "unit", "warps per SM (Nsight Compute details export)");
+	const jv *th = jv_get(nt, "waves_per_cu");
+	const jv *ach = jv_get(jv_get(jv_get(o, "observed"), "per_cu"), "mean");
+	if (!jv_is_num(th) || !jv_is_num(ach)) {
+		jv_set(o, "disagreement", jv_null());
+		jv_set_str(o, "note",
+			   !jv_is_num(th)
+			       ? "theoretical warps per SM unknown (no Occupancy section "
+				 "in the details export)"
+			       : "achieved warps per SM unknown (no Occupancy section in "
+				 "the details export)");
+		return;
+	}
+	double t = jv_num(th), a = jv_num(ach);
+	int dis = a > t + 1e-9;
+	jv_set_bool(o, "disagreement", dis);
+	if (dis)
+		jv_set(o, "note",
+		       jv_strf("achieved %.2f warps per SM exceeds the theoretical %.0f: the "
+			       "details export's figures disagree",
+			       a, t));
+	else
+		jv_set(o, "note",
+		       jv_strf("achieved mean %.2f of theoretical %.0f warps per SM (%.0f%% of "
+			       "theoretical); a low share means a small grid, a launch tail or "
+			       "short-lived warps, not the block limits",
+			       a, t, pct(a, t)));
+}
+
+static jv *occupancy_section(const jv *occ, const jv *b)
+{
+	jv *o = jv_object();
+	const jv *th = jv_get(occ, "theoretical"), *ob = jv_get(occ, "observed");
+	jv_set(o, "theoretical", copy_or_null(th));
+	jv_set(o, "observed", copy_or_null(ob));
+	const char *be = jv_string(jv_get(b, "backend"));
+	if (be && strcmp(be, "nvidia") == 0) {
+		occupancy_nvidia(o, b);
+		return o;
+	}
+	const jv *w = jv_get(th, "waves_per_simd");
+	const jv *ps = jv_get(ob, "per_simd");
+	if (!jv_is_num(w) || !jv_is_num(jv_get(ps, "peak"))) {
+		jv_set(o, "disagreement", jv_null());
+		jv_set_str(o, "note",
+			   !jv_is_num(w) ? "theoretical occupancy unknown (no resources)"
+					 : "observed occupancy unknown (no occupancy.json)");
+		return o;
+	}
+	double peak = jv_num(jv_get(ps, "peak")), mean = jv_num(jv_get(ps, "mean"));
+	int dis = peak > jv_num(w) + 1e-9;
+	jv_set_bool(o, "disagreement", dis);
+	if (dis)
+		jv_set(o, "note",
+		       jv_strf("observed peak %.2f waves/SIMD exceeds the theoretical "
+			       "%.0f: the resource figures are wrong",
+			       peak, jv_num(w)));
+	else
+		jv_set(
+		    o, "note",
+		    jv_strf("observed mean %.2f of theoretical %.0f waves/SIMD (%.0f%%); a low "
+			    "share means a small grid, launch tail or short waves, not registers",
+			    mean, jv_num(w), pct(mean, jv_num(w))));
+	return o;
+}
+
+/* " at X.py:L" for the largest class, or, when its hot line is the kernel-entry bucket or a
+ * library frame, the actionable line with the hot line named as such (evidence_loc.h). */
+static int headline_location(char *buf, size_t sz, const jv *b, const jv *buckets)
+{
+	const jv *ce = jv_at(jv_get(b, "classes"), 0);
+	const jv *top = jv_at(jv_get(ce, "top"), 0);
+	const char *src = jv_string(jv_get(top, "source"));
+	if (!src || !*src)
+		return 0;
+	jv *ev = jv_object(), *h = jv_object();
+	evloc_fill(ev, h, b, ce, top, buckets);
+	const char *act = jv_string(jv_get(ev, "actionable_source"));
+	const char *via = jv_string(jv_get(jv_get(ev, "actionable"), "via"));
+	const char *kind = jv_string(jv_get(h, "source_kind"));
+	const char *what = evloc_kind_text(kind);
+	int n;
+	if (strcmp(kind, "line") == 0)
+		n = snprintf(buf, sz, " at %s", src);
+	else if (act)
+		n = snprintf(buf, sz, " at %s (%s; the hot instruction sits on %s %s)", act,
+			     via && strcmp(via, "wait_producer") == 0
+				 ? "the load the hot wait waits on"
+				 : "its hottest instruction on a line to edit",
+			     what, src);
+	else
+		n = snprintf(buf, sz, " on %s %s (no attributable source line)", what, src);
+	jv_free(ev);
+	jv_free(h);
+	return n;
+}
+
+static void add_headline(jv *rep, const jv *b, const char *kernel)
+{
+	const jv *bound = jv_get(rep, "bound");
+	const jv *tot = jv_get(b, "totals");
+	const jv *c0 = jv_at(jv_get(jv_get(rep, "stall_taxonomy"), "classes"), 0);
+	const jv *r1 = jv_at(jv_get(rep, "recommendations"), 0);
+	report_words w;
+	report_words_of(b, &w);
+	char buf[1024];
+	int n =
+	    snprintf(buf, sizeof buf, "%s: %s-bound (%s, %s confidence); stall is %.1f%% of %s",
+		     kernel ? kernel : "kernel", jv_string(jv_get(bound, "bound")),
+		     jv_string(jv_get(bound, "basis")), jv_string(jv_get(bound, "confidence")),
+		     pct(jv_num(jv_get(tot, "stall")), jv_num(jv_get(tot, "latency"))), w.latency);
+	if (c0 && n > 0 && (size_t)n < sizeof buf)
+		n += snprintf(buf + n, sizeof buf - (size_t)n, "; largest bubble %s = %.1f%% of %s",
+			      jv_string(jv_get(c0, "class")), jv_num(jv_get(c0, "pct_of_stall")),
+			      w.samples ? w.stall : "stall");
+	/* the hot line of the largest class (bubbles.classes is sorted by stall) */
+	if (n > 0 && (size_t)n < sizeof buf)
+		n += headline_location(buf + n, sizeof buf - (size_t)n, b,
+				       jv_get(rep, "entry_buckets"));
+	const jv *g = jv_get(r1, "gain");
+	const char *kind = jv_string(jv_get(g, "kind"));
+	if (r1 && n > 0 && (size_t)n < sizeof buf)
+		snprintf(buf + n, sizeof buf - (size_t)n, "; rank 1: %s (%s), %s %.1f%% of %s",
+			 jv_string(jv_get(jv_get(r1, "knob"), "id")), jv_string(jv_get(r1, "rule")),
+			 kind && strcmp(kind, "upper_bound") == 0 ? "upper bound"
+								  : "estimated upper bound",
+			 jv_num(jv_get(g, "upper_bound_pct")), w.gain_of);
+	else if (!r1 && n > 0 && (size_t)n < sizeof buf)
+		snprintf(buf + n, sizeof buf - (size_t)n, "; no rule fired");
+	jv_set_str(rep, "headline", buf);
+}
+
+static const char *ranking_rule =
+    "rank by the gain upper bound in % of totals.latency (class rules: the class's stall "
+    "cycles, or warp-state samples on NVIDIA; occupancy/roofline findings: their estimate x "
+    "priority), then by rule priority, "
+    "then by rules-file order; so rank 1 addresses the largest bubble class unless an "
+    "occupancy or roofline finding has a larger estimate, and why_rank_1 says which";
+
+/* The first n items of a bubbles list, each flagged "entry_bucket" when its source line is a
+ * kernel-entry bucket and "library_frame" when it is inside FlyDSL's or Triton's own package
+ * (evidence_loc.h). */
+static jv *first_n(const jv *arr, size_t n, const jv *buckets)
+{
+	jv *out = jv_array();
+	for (size_t i = 0; i < jv_len(arr) && i < n; i++) {
+		jv *c = jv_push(out, jv_copy(jv_at(arr, i)));
+		evloc_kind k = evloc_kind_of(buckets, jv_string(jv_get(c, "source")));
+		jv_set_bool(c, "entry_bucket", k == EVLOC_ENTRY_BUCKET);
+		jv_set_bool(c, "library_frame", k == EVLOC_LIBRARY_FRAME);
+	}
+	return out;
+}
+
+jv *report_build(const report_inputs *in, const rules *r)
+{
+	const jv *b = in->bubbles;
+	jv *rep = jv_object();
+	jv_set_str(rep, "schema", "flyprof.report/1");
+	jv_set(rep, "kernel", in->kernel ? jv_str(in->kernel) : jv_null());
+	jv_set(rep, "arch", in->arch ? jv_str(in->arch) : jv_null());
+	jv_set(rep, "bundle_kind", in->bundle_kind ? jv_str(in->bundle_kind) : jv_null());
+	jv_set(rep, "dispatch", copy_or_null(jv_get(b, "dispatch")));
+	report_words w;
+	report_words_of(b, &w);
+	const char *be = jv_string(jv_get(b, "backend"));
+	jv_set_str(rep, "backend", be && strcmp(be, "nvidia") == 0 ? "nvidia" : "amd");
+	jv_set_str(rep, "unit", w.unit);
+	jv_set_str(rep, "headline", "");
+	jv *traits = in->traits ? jv_copy(in->traits) : kernel_traits_from_bubbles(b);
+	kernel_traits_add_platform(traits, b);
+	bound_verdict bv;
+	bound_decide_traits(b, in->counters, traits, &bv);
+	jv_set(rep, "bound", bound_to_jv(&bv));
+	jv_set(rep, "totals", copy_or_null(jv_get(b, "totals")));
+	jv_set(rep, "stall_taxonomy", taxonomy(b));
+	jv_set(rep, "occupancy", occupancy_section(in->occupancy, b));
+	jv_set(rep, "wave_states", copy_or_null(jv_get(b, "wave_states")));
+	jv_set(rep, "kernel_traits", traits);
+	const jv *buckets = jv_set(rep, "entry_buckets",
+				   in->entry_buckets ? jv_copy(in->entry_buckets) : jv_object());
+	jv *sig = rule_signals_build(b, in->counters, in->occupancy);
+	recommend_result rr;
+	recommend_run(r, b, sig, in->occupancy, &bv, traits, buckets, &rr);
+	jv_set(rep, "recommendations", rr.recs);
+	jv_set(rep, "why_rank_1", rr.why_rank1);
+	jv_set(rep, "not_fired", rr.not_fired);
+	jv_set_int(rep, "rules_other_platform", (int64_t)rr.other_platform);
+	jv_set_str(rep, "ranking_rule", ranking_rule);
+	jv_set(rep, "signals", sig);
+	jv_set(rep, "evidence_hotspots", first_n(jv_get(b, "hotspots"), 5, buckets));
+	jv_set(rep, "lines", first_n(jv_get(b, "lines"), 5, buckets));
+	jv_set(rep, "waits", first_n(jv_get(b, "waits"), 5, buckets));
+	jv_set(rep, "variation", copy_or_null(in->variation));
+	jv_set(rep, "counters", copy_or_null(in->counters));
+	jv_set(rep, "tile", copy_or_null(in->tile));
+	jv_set(rep, "sources", copy_or_null(in->sources));
+	jv_set(rep, "missing", in->missing ? jv_copy(in->missing) : jv_array());
+	jv_set(rep, "repro", in->repro ? jv_str(in->repro) : jv_null());
+	add_headline(rep, b, in->kernel);
+	return rep;
+}
+
+static double class_pct(const jv *rep, const char *klass)
+{
+	const jv *cls = jv_get(jv_get(rep, "stall_taxonomy"), "classes");
+	for (size_t i = 0; klass && i < jv_len(cls); i++)
+		if (strcmp(jv_string(jv_get(jv_at(cls, i), "class")), klass) == 0)
+			return jv_num(jv_get(jv_at(cls, i), "pct_of_stall"));
+	return 0;
+}
+
+static jv *short_rec(const jv *rep, const jv *r)
+{
+	jv *o = jv_object();
+	const jv *ev = jv_get(r, "evidence");
+	const jv *hs = jv_get(ev, "hotspot");
+	jv_set(o, "rank", jv_copy(jv_get(r, "rank")));
+	jv_set(o, "rule", jv_copy(jv_get(r, "rule")));
+	jv_set(o, "class", jv_copy(jv_get(r, "class")));
+	jv_set_round(o, "class_pct_of_stall", class_pct(rep, jv_string(jv_get(r, "class"))), 2);
+	jv_set(o, "knob", jv_copy(jv_get(jv_get(r, "knob"), "id")));
+	jv_set(o, "api", jv_copy(jv_get(jv_get(r, "knob"), "api")));
+	/* the line to act on; the hot instruction's own line goes in entry_bucket_source or
+	 * library_frame_source when it is not a line to edit */
+	jv_set(o, "source", copy_or_null(jv_get(ev, "actionable_source")));
+	const char *kind = jv_string(jv_get(hs, "source_kind"));
+	const jv *via = jv_get(jv_get(ev, "actionable"), "via");
+	int bucket = kind && strcmp(kind, "entry_bucket") == 0;
+	if (bucket || (kind && strcmp(kind, "library_frame") == 0)) {
+		jv_set(o, "source_basis", via ? jv_copy(via) : jv_null());
+		jv_set(o, bucket ? "entry_bucket_source" : "library_frame_source",
+		       jv_copy(jv_get(hs, "source")));
+	} else if (kind)
+		jv_set_str(o, "source_basis",
+			   strcmp(kind, "line") == 0 ? "hot_instruction" : "none");
+	jv_set(o, "isa", copy_or_null(jv_get(hs, "isa")));
+	jv_set(o, "gain_upper_bound_pct_of_latency",
+	       jv_copy(jv_get(jv_get(r, "gain"), "upper_bound_pct")));
+	jv_set(o, "confidence", jv_copy(jv_get(r, "confidence")));
+	return o;
+}
+
+jv *report_headlines(const jv *rep)
+{
+	jv *h = jv_object();
+	const jv *bd = jv_get(rep, "bound");
+	const jv *r1 = jv_at(jv_get(rep, "recommendations"), 0);
+	const jv *c0 = jv_at(jv_get(jv_get(rep, "stall_taxonomy"), "classes"), 0);
+	const jv *th = jv_get(jv_get(rep, "occupancy"), "theoretical");
+	jv_set(h, "kernel", copy_or_null(jv_get(rep, "kernel")));
+	jv_set(h, "headline", copy_or_null(jv_get(rep, "headline")));
+	jv_set(h, "bound", copy_or_null(jv_get(bd, "bound")));
+	jv_set(h, "bound_basis", copy_or_null(jv_get(bd, "basis")));
+	jv_set(h, "bound_confidence", copy_or_null(jv_get(bd, "confidence")));
+	jv_set(h, "kernel_kind", copy_or_null(jv_get(jv_get(rep, "kernel_traits"), "kind")));
+	jv_set(h, "largest_class", c0 ? jv_copy(jv_get(c0, "class")) : jv_null());
+	jv_set(h, "largest_class_pct_of_stall",
+	       c0 ? jv_copy(jv_get(c0, "pct_of_stall")) : jv_null());
+	jv_set(h, "rank1", r1 ? short_rec(rep, r1) : jv_null());
+	jv *f = jv_set(h, "findings", jv_array());
+	jv_push(f, jv_strf("bound: %s (%s, %s confidence)", jv_string(jv_get(bd, "bound")),
+			   jv_string(jv_get(bd, "basis")), jv_string(jv_get(bd, "confidence"))));
+	report_words w;
+	report_words_of(rep, &w);
+	if (c0)
+		jv_push(f,
+			jv_strf("largest bubble: %s, %.1f%% of %s", jv_string(jv_get(c0, "class")),
+				jv_num(jv_get(c0, "pct_of_stall")), w.stall));
+	if (r1)
+		jv_push(f, jv_strf("rank 1: %s -> %s", jv_string(jv_get(r1, "rule")),
+				   jv_string(jv_get(jv_get(r1, "knob"), "api"))));
+	const jv *nt = jv_get(jv_get(rep, "occupancy"), "details_export");
+	if (nt && jv_is_num(jv_get(nt, "waves_per_cu")))
+		jv_push(f,
+			jv_strf("occupancy: %g warps per SM theoretical (details export), "
+				"limited by %s",
+				jv_num(jv_get(nt, "waves_per_cu")),
+				jv_string(jv_get(nt, "limiter")) ? jv_string(jv_get(nt, "limiter"))
+								 : "?"));
+	else if (!nt && jv_is_num(jv_get(th, "waves_per_simd")))
+		jv_push(f,
+			jv_strf("occupancy: %g waves/SIMD theoretical, limited by %s",
+				jv_num(jv_get(th, "waves_per_simd")),
+				jv_string(jv_get(th, "limiter")) ? jv_string(jv_get(th, "limiter"))
+								 : "?"));
+	return h;
+}
+
+jv *report_summary(const jv *rep, int top)
+{
+	jv *d = jv_object();
+	jv_set(d, "kernel", copy_or_null(jv_get(rep, "kernel")));
+	jv_set(d, "headline", copy_or_null(jv_get(rep, "headline")));
+	jv_set(d, "bound", copy_or_null(jv_get(rep, "bound")));
+	jv_set(d, "kernel_kind", copy_or_null(jv_get(jv_get(rep, "kernel_traits"), "kind")));
+	const jv *recs = jv_get(rep, "recommendations");
+	jv *arr = jv_set(d, "recommendations", jv_array());
+	for (size_t i = 0; i < jv_len(recs) && (top <= 0 || i < (size_t)top); i++)
+		jv_push(arr, short_rec(rep, jv_at(recs, i)));
+	jv_set_int(d, "recommendations_total", (int64_t)jv_len(recs));
+	jv_set(d, "why_rank_1", copy_or_null(jv_get(rep, "why_rank_1")));
+	jv_set(d, "missing", copy_or_null(jv_get(rep, "missing")));
+	return d;
+}

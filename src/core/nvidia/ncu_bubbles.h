@@ -1,0 +1,50 @@
+/* bubbles for an NVIDIA capture: the same object as the AMD `bubbles` (docs/bubbles.md,
+ * keys of the shared contract) computed from Nsight Compute exports (docs/nvidia.md).
+ *
+ * Unit: warp-state SAMPLES, not cycles ("unit": "samples" at the top and in totals). Per SASS
+ * instruction: latency = all warp-state samples at its PC, stall = samples in a stall reason
+ * (all minus "selected"), hits = Instructions Executed (warp level), idle = 0 (ncu has no
+ * such measure), not_issued = samples taken while the scheduler issued nothing. Classes are
+ * the stall reasons (ncu_taxonomy.h) with their normalised classes; an instruction's own
+ * class is its dominant stall reason. waits lists the instructions stalled on a scoreboard
+ * dependency; the producer instructions are unknown on NVIDIA (ncu does not record them), so
+ * producers is empty and the split is by reason (long_scoreboard + imc_miss -> memory,
+ * short_scoreboard -> lds). occupancy comes from the details export (achieved as observed,
+ * theoretical with ncu's block limits); wave_states is not available.
+ *
+ * Missing optional exports (correlated source, details) add warnings and leave the matching
+ * parts empty/null; malformed ones are BAD_INPUT. */
+#ifndef FLYPROF_CORE_NCU_BUBBLES_H
+#define FLYPROF_CORE_NCU_BUBBLES_H
+
+#include "base/err.h"
+#include "base/json/jv.h"
+#include "core/nvidia/ncu_bundle.h"
+#include "model/trace.h"
+
+#include <stddef.h>
+
+typedef struct ncu_bubbles_params {
+	size_t top; /* length of hotspots, lines, waits; 0 = everything */
+} ncu_bubbles_params;
+
+/* How many items each ranked list had before the cut (same meaning as bubbles_counts). */
+typedef struct ncu_bubbles_counts {
+	size_t hotspots, lines, waits;
+} ncu_bubbles_counts;
+
+/* Computes the object from located exports. *out is owned by the caller; counts may be NULL;
+ * warnings (an array) gets strings. Returns 0 or -1 with e set. */
+int ncu_bubbles_from_exports(const ncu_exports *x, const ncu_bubbles_params *p, jv **out,
+			     ncu_bubbles_counts *counts, jv *warnings, fp_err *e);
+/* The same for the exports found in ncu_dir (ncu_exports_find with no prefix), e.g.
+ * <bundle>/ncu. */
+/* Loads the instructions of the exports into a trace model (the shape the AMD path gets from
+ * code.json: isa, source, hits/latency/stall in samples), with the kernel, arch and resources
+ * from the details export when present; used by `map` and `report` on NVIDIA bundles.
+ * *out is initialised here and owned by the caller (trace_dispatch_free). */
+int ncu_trace_load(const ncu_exports *x, trace_dispatch *out, fp_err *e);
+int ncu_bubbles_compute(const char *ncu_dir, const ncu_bubbles_params *p, jv **out,
+			ncu_bubbles_counts *counts, jv *warnings, fp_err *e);
+
+#endif

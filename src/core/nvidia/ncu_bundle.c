@@ -1,0 +1,174 @@
+/* Finding Nsight Compute exports by name (ncu_bundle.h). */
+#include "core/nvidia/ncu_bundle.h"
+
+#include "base/fileio.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const SASS_SUFFIX = "_src_sass.csv";
+static const char *const CORR_SUFFIXES[] = {"_src_cuda_sass.csv", "_src_py_sass.csv"};
+static const char *const DETAILS_SUFFIX = "_details.csv";
+
+static char *existing(const char *dir, const char *name)
+{
+	char *p = path_join(dir, name);
+	if (file_is_reg(p))
+		return p;
+	free(p);
+	return NULL;
+}
+
+static char *with_prefix(const char *dir, const char *prefix, const char *suffix)
+{
+	strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s%s", prefix, suffix);
+	char *p = existing(dir, sb_str(&sb));
+	sb_release(&sb);
+	return p;
+}
+
+static int ends_with(const char *s, const char *suf, size_t *stem)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	if (n <= m || strcmp(s + n - m, suf) != 0)
+		return 0;
+	*stem = n - m;
+	return 1;
+}
+
+/* The prefixes <p> of <p>_src_sass.csv / <p>_src_{cuda,py}_sass.csv in dir, as a JSON array
+ * of distinct strings in name order. */
+static jv *prefixes(char **names, size_t n)
+{
+	jv *a = jv_array();
+	for (size_t i = 0; i < n; i++) {
+		size_t stem = 0;
+		int hit = ends_with(names[i], SASS_SUFFIX, &stem) ||
+			  ends_with(names[i], CORR_SUFFIXES[0], &stem) ||
+			  ends_with(names[i], CORR_SUFFIXES[1], &stem);
+		if (!hit)
+			continue;
+		jv *p = jv_strn(names[i], stem);
+		int dup = 0;
+		for (size_t k = 0; k < jv_len(a) && !dup; k++)
+			dup = jv_equal(jv_at(a, k), p);
+		if (dup)
+			jv_free(p);
+		else
+			jv_push(a, p);
+	}
+	return a;
+}
+
+static void by_prefix(const char *dir, const char *p, ncu_exports *out)
+{
+	out->source_sass = with_prefix(dir, p, SASS_SUFFIX);
+	for (int k = 0; k < 2 && !out->source_correlated; k++)
+		out->source_correlated = with_prefix(dir, p, CORR_SUFFIXES[k]);
+	out->details = with_prefix(dir, p, DETAILS_SUFFIX);
+	out->report = with_prefix(dir, p, ".ncu-rep");
+}
+
+static int fallback(const char *dir, const char *prefix, ncu_exports *out, fp_err *e)
+{
+	size_t n = 0;
+	char **names = file_list_dir(dir, &n, e);
+	if (!names)
+		return -1;
+	jv *ps = prefixes(names, n);
+	file_list_free(names, n);
+	int rc = 0;
+	if (prefix) {
+		by_prefix(dir, prefix, out);
+	} else if (jv_len(ps) == 1) {
+		by_prefix(dir, jv_string(jv_at(ps, 0)), out);
+	} else if (jv_len(ps) > 1) {
+		rc = fp_fail(e, ERR_NO_MATCH,
+			     "%s holds Nsight Compute exports of %zu captures; name one", dir,
+			     jv_len(ps));
+		fp_err_extra(e, "available", ps);
+		ps = NULL;
+	}
+	jv_free(ps);
+	return rc;
+}
+
+int ncu_exports_find(const char *dir, const char *prefix, ncu_exports *out, fp_err *e)
+{
+	memset(out, 0, sizeof *out);
+	if (!file_is_dir(dir))
+		return fp_fail(e, ERR_NO_ARTIFACT, "no Nsight Compute export directory %s", dir);
+	out->dir = xstrdup(dir);
+	if (!prefix) {
+		out->source_sass = existing(dir, "source_sass.csv");
+		out->source_correlated = existing(dir, "source_correlated.csv");
+		out->details = existing(dir, "details.csv");
+		out->report = existing(dir, "report.ncu-rep");
+	}
+	if (!out->source_sass && !out->source_correlated) {
+		ncu_exports_free(out);
+		out->dir = xstrdup(dir);
+		if (fallback(dir, prefix, out, e)) {
+			ncu_exports_free(out);
+			return -1;
+		}
+	}
+	if (!out->source_sass && !out->source_correlated) {
+		ncu_exports_free(out);
+		return fp_fail(e, ERR_NO_ARTIFACT,
+			       "%s has no Nsight Compute source export (source_sass.csv or "
+			       "source_correlated.csv)",
+			       dir);
+	}
+	return 0;
+}
+
+int ncu_bundle_find(const char *bundle_dir, ncu_exports *out, fp_err *e)
+{
+	char *dir = path_join(bundle_dir, "ncu");
+	int rc = ncu_exports_find(dir, NULL, out, e);
+	free(dir);
+	return rc;
+}
+
+int ncu_dir_has_exports(const char *dir)
+{
+	int found = 0;
+	if (!file_is_dir(dir))
+		return 0;
+	fp_err e = FP_ERR_INIT;
+	size_t n = 0;
+	char **names = file_list_dir(dir, &n, &e);
+	if (names) {
+		jv *ps = prefixes(names, n);
+		found = jv_len(ps) > 0;
+		for (size_t i = 0; i < n && !found; i++)
+			found = strcmp(names[i], "source_sass.csv") == 0 ||
+				strcmp(names[i], "source_correlated.csv") == 0;
+		jv_free(ps);
+		file_list_free(names, n);
+	}
+	fp_err_clear(&e);
+	return found;
+}
+
+int ncu_bundle_has_exports(const char *bundle_dir)
+{
+	char *dir = path_join(bundle_dir, "ncu");
+	int found = ncu_dir_has_exports(dir);
+	free(dir);
+	return found;
+}
+
+void ncu_exports_free(ncu_exports *x)
+{
+	free(x->dir);
+	free(x->source_sass);
+	free(x->source_correlated);
+	free(x->details);
+	free(x->report);
+	memset(x, 0, sizeof *x);
+}

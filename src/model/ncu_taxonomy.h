@@ -1,0 +1,54 @@
+/* The NVIDIA stall taxonomy (DESIGN §4.2.4): Nsight Compute warp-stall reasons as native
+ * NVIDIA classes, and their normalised cross-vendor classes (the tax_norm names shared with
+ * the AMD taxonomy, src/model/taxonomy.h), so `report` and `diff` read both vendors alike.
+ *
+ * A native class is named by the stall reason's metric suffix
+ * (smsp__pcsamp_warps_issue_stalled_<name>, e.g. "long_scoreboard"); the source-page CSV
+ * labels its columns with a short form ("stall_long_sb", and "stall_long_sb (Not Issued)" for
+ * the not-issued twin). Every mapping and its reason is in the table in ncu_taxonomy.c and in
+ * docs/nvidia.md. Pure functions, no state. */
+#ifndef FLYPROF_CORE_NCU_TAXONOMY_H
+#define FLYPROF_CORE_NCU_TAXONOMY_H
+
+#include "model/taxonomy.h"
+
+typedef enum {
+	NCU_LONG_SCOREBOARD,
+	NCU_SHORT_SCOREBOARD,
+	NCU_BARRIER,
+	NCU_MEMBAR,
+	NCU_WAIT,
+	NCU_MIO_THROTTLE,
+	NCU_LG_THROTTLE,
+	NCU_MATH_PIPE_THROTTLE,
+	NCU_TEX_THROTTLE,
+	NCU_DISPATCH_STALL,
+	NCU_DRAIN,
+	NCU_IMC_MISS,
+	NCU_NO_INSTRUCTIONS,
+	NCU_BRANCH_RESOLVING,
+	NCU_SLEEPING,
+	NCU_GMMA,
+	NCU_NOT_SELECTED,
+	NCU_SELECTED,
+	NCU_MISC,
+	NCU_UNKNOWN, /* a stall_* column this table does not know (counted, with a warning) */
+	NCU__COUNT
+} ncu_reason;
+
+/* Native class name ("long_scoreboard"). */
+const char *ncu_reason_name(ncu_reason r);
+/* The normalised class of a reason. */
+tax_norm ncu_reason_norm(ncu_reason r);
+/* One sentence: what the reason means and why it maps to its normalised class. */
+const char *ncu_reason_why(ncu_reason r);
+/* The reason of a source-page column label: "stall_long_sb" or "stall_long_sb (Not Issued)"
+ * (sets *not_issued to 1 for the latter). Returns -1 when the label is not a stall column at
+ * all (does not start with "stall_"), NCU_UNKNOWN for an unknown "stall_*" label. */
+int ncu_reason_from_label(const char *label, int *not_issued);
+/* Looks a native class up by name ("long_scoreboard"); -1 if unknown. */
+int ncu_reason_lookup(const char *name);
+/* 1 if a sample of this reason is a stall (everything except "selected": the warp issued). */
+int ncu_reason_is_stall(ncu_reason r);
+
+#endif

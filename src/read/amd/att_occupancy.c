@@ -1,0 +1,151 @@
+#include "read/amd/att_occupancy.h"
+
+#include "base/xalloc.h"
+#include "read/amd/att_scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int is_number_key(const char *k)
+{
+	if (!*k || strlen(k) > 9)
+		return 0;
+	for (const char *p = k; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
+static int read_row(att_scan *s, int64_t se, att_occupancy *o)
+{
+	static const char *what[6] = {"an integer (time)", "an integer (cu)",
+				      "an integer (simd)", "an integer (slot)",
+				      "0 or 1 (start)",	   "an integer (kernel index)"};
+	int64_t v[6] = {0, 0, 0, 0, 0, -1};
+	if (att_scan_expect(s, '[', "an event [time, cu, simd, slot, start, kernel]"))
+		return -1;
+	int first = 1, col = 0, more;
+	while ((more = att_scan_next(s, ']', &first)) == 1) {
+		if (col < 6) {
+			size_t at = s->pos;
+			if (att_scan_i64(s, &v[col], what[col]))
+				return -1;
+			if (col == 4 && v[4] != 0 && v[4] != 1) {
+				s->pos = at;
+				return att_scan_fail(s, what[4]);
+			}
+		} else if (att_scan_skip(s)) {
+			return -1;
+		}
+		col++;
+	}
+	if (more < 0)
+		return -1;
+	if (col < 5) {
+		s->pos--;
+		return att_scan_fail(s, "at least 5 columns [time, cu, simd, slot, start]");
+	}
+	o->v = xgrow(o->v, &o->cap, o->n + 1, sizeof *o->v);
+	o->v[o->n++] = (att_occ_event){v[0], se, v[1], v[2], v[3], v[5], (int)v[4]};
+	return 0;
+}
+
+static int read_se(att_scan *s, int64_t se, att_occupancy *o)
+{
+	if (att_scan_expect(s, '[', "an array of events"))
+		return -1;
+	int first = 1, more;
+	while ((more = att_scan_next(s, ']', &first)) == 1)
+		if (read_row(s, se, o))
+			return -1;
+	return more;
+}
+
+static int read_dispatches(att_scan *s, att_occupancy *o, strbuf *key, strbuf *tmp)
+{
+	if (att_scan_expect(s, '{', "an object {\"<kernel index>\": \"<name>\"}"))
+		return -1;
+	int first = 1, more;
+	const char *k;
+	while ((more = att_scan_next(s, '}', &first)) == 1) {
+		if (att_scan_key(s, key, &k))
+			return -1;
+		if (!is_number_key(k) || att_scan_peek(s) != '"') {
+			if (att_scan_skip(s))
+				return -1;
+			continue;
+		}
+		int64_t idx = strtoll(k, NULL, 10);
+		if (att_scan_str(s, tmp, "a kernel name"))
+			return -1;
+		size_t cap = o->cap_kernels;
+		o->kernel_idx = xgrow(o->kernel_idx, &cap, o->n_kernels + 1, sizeof *o->kernel_idx);
+		o->kernel_name = xgrow(o->kernel_name, &o->cap_kernels, o->n_kernels + 1,
+				       sizeof *o->kernel_name);
+		o->kernel_idx[o->n_kernels] = idx;
+		o->kernel_name[o->n_kernels++] = xstrdup(sb_str(tmp));
+	}
+	return more;
+}
+
+int att_occupancy_parse(const char *buf, size_t len, const char *name, att_occupancy *o, fp_err *e)
+{
+	memset(o, 0, sizeof *o);
+	att_scan s;
+	att_scan_init(&s, buf, len, name, e);
+	strbuf key = STRBUF_INIT, tmp = STRBUF_INIT;
+	const char *k;
+	int first = 1, more, rc = -1;
+	if (att_scan_expect(&s, '{', "an object (occupancy.json)"))
+		goto out;
+	while ((more = att_scan_next(&s, '}', &first)) == 1) {
+		if (att_scan_key(&s, &key, &k))
+			goto out;
+		if (is_number_key(k)) {
+			if (read_se(&s, strtoll(k, NULL, 10), o))
+				goto out;
+		} else if (strcmp(k, "dispatches") == 0 && att_scan_peek(&s) == '{') {
+			if (read_dispatches(&s, o, &key, &tmp))
+				goto out;
+		} else if (strcmp(k, "version") == 0 && att_scan_peek(&s) == '"') {
+			if (att_scan_str(&s, &tmp, "a string"))
+				goto out;
+			free(o->version);
+			o->version = xstrdup(sb_str(&tmp));
+		} else if (att_scan_skip(&s)) {
+			goto out;
+		}
+	}
+	if (more < 0 || att_scan_end(&s))
+		goto out;
+	rc = 0;
+out:
+	sb_release(&key);
+	sb_release(&tmp);
+	if (rc)
+		att_occupancy_release(o);
+	return rc;
+}
+
+int att_occupancy_read(const char *path, att_occupancy *o, fp_err *e)
+{
+	char *buf = NULL;
+	size_t cap = 0, len = 0;
+	memset(o, 0, sizeof *o);
+	int rc = att_read_file(path, &buf, &cap, &len, e);
+	if (rc == 0)
+		rc = att_occupancy_parse(buf, len, path, o, e);
+	free(buf);
+	return rc;
+}
+
+void att_occupancy_release(att_occupancy *o)
+{
+	for (size_t i = 0; i < o->n_kernels; i++)
+		free(o->kernel_name[i]);
+	free(o->kernel_name);
+	free(o->kernel_idx);
+	free(o->v);
+	free(o->version);
+	memset(o, 0, sizeof *o);
+}

@@ -1,0 +1,36 @@
+/* Reader of an ATT dispatch's occupancy.json (rocprofv3.md §3.2.4): wave start/end events of
+ * every CU of each traced shader engine.
+ *
+ * Keys that are decimal numbers are shader engines holding rows [time, cu, simd, slot, start,
+ * kernel_idx, ...] (trailing columns of newer writers are skipped; kernel_idx may be absent);
+ * "dispatches" {"<kernel_idx>": "<kernel name>"} and "version" are kept; "occupancy_fields",
+ * "events" and unknown keys are skipped.
+ * start must be 0 or 1. Malformed input is BAD_INPUT with file and byte offset. */
+#ifndef FLYPROF_READ_ATT_OCCUPANCY_H
+#define FLYPROF_READ_ATT_OCCUPANCY_H
+
+#include "base/err.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct att_occ_event {
+	int64_t time, se, cu, simd, slot, kernel; /* kernel -1 when absent */
+	int start;				  /* 1 wave start, 0 wave end */
+} att_occ_event;
+
+typedef struct att_occupancy {
+	att_occ_event *v; /* in file order */
+	size_t n, cap;
+	char *version;	     /* owned, or NULL */
+	int64_t *kernel_idx; /* "dispatches": kernel_idx[i] is named kernel_name[i] (owned) */
+	char **kernel_name;
+	size_t n_kernels, cap_kernels;
+} att_occupancy;
+
+int att_occupancy_parse(const char *buf, size_t len, const char *name, att_occupancy *o, fp_err *e);
+/* Reads path; a missing file is NO_ARTIFACT. */
+int att_occupancy_read(const char *path, att_occupancy *o, fp_err *e);
+void att_occupancy_release(att_occupancy *o);
+
+#endif

@@ -1,0 +1,325 @@
+#include "read/amd/att_wave.h"
+
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "read/amd/att_scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void att_wave_init(att_wave *w)
+{
+	memset(w, 0, sizeof *w);
+	w->begin = w->end = w->cu = w->id = w->simd = w->slot = -1;
+}
+
+void att_wave_release(att_wave *w)
+{
+	free(w->insts);
+	free(w->timeline);
+	free(w->waits);
+	memset(w, 0, sizeof *w);
+}
+
+static inline void ws(att_scan *s)
+{
+	while (s->pos < s->len) {
+		char c = s->buf[s->pos];
+		if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+			return;
+		s->pos++;
+	}
+}
+
+/* Consumes c (after whitespace) and returns 1, or returns 0 and consumes nothing. */
+static inline int eat(att_scan *s, char c)
+{
+	ws(s);
+	if (s->pos < s->len && s->buf[s->pos] == c) {
+		s->pos++;
+		return 1;
+	}
+	return 0;
+}
+
+/* The common case (up to 18 digits, no sign oddities) inline; everything else, errors included,
+ * goes through att_scan_i64 which re-reads from the same position. */
+static inline int fast_i64(att_scan *s, int64_t *out, const char *what)
+{
+	ws(s);
+	const char *b = s->buf;
+	size_t p = s->pos, n = s->len, st;
+	int neg = 0;
+	if (p < n && b[p] == '-') {
+		neg = 1;
+		p++;
+	}
+	st = p;
+	uint64_t v = 0;
+	while (p < n && (unsigned)(b[p] - '0') < 10 && p - st < 18) {
+		v = v * 10 + (unsigned)(b[p] - '0');
+		p++;
+	}
+	if (p == st || (b[st] == '0' && p - st > 1) ||
+	    (p < n && ((unsigned)(b[p] - '0') < 10 || b[p] == '.' || b[p] == 'e' || b[p] == 'E')))
+		return att_scan_i64(s, out, what);
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	s->pos = p;
+	return 0;
+}
+
+/* Skips optional trailing columns of a row and its closing ']'. */
+static int row_tail(att_scan *s, const char *expected)
+{
+	for (;;) {
+		if (eat(s, ']'))
+			return 0;
+		if (!eat(s, ','))
+			return att_scan_fail(s, expected);
+		if (att_scan_skip(s))
+			return -1;
+	}
+}
+
+/* [v0, v1, ..., v(n-1) (, extra...)] */
+static int int_row(att_scan *s, int64_t *v, int n, const char *row_what, const char *const *what)
+{
+	if (!eat(s, '['))
+		return att_scan_fail(s, row_what);
+	for (int i = 0; i < n; i++) {
+		if (i > 0 && !eat(s, ','))
+			return att_scan_fail(s, row_what);
+		if (fast_i64(s, &v[i], what[i]))
+			return -1;
+	}
+	return row_tail(s, "',' or ']' closing the row");
+}
+
+/* The common shape of a row, "[int,int,...]" with exactly n integers and no whitespace, parsed
+ * in one tight loop. Returns the position after ']' or NULL when the row is anything else
+ * (whitespace, extra columns, long numbers, errors): the caller then re-reads the same row
+ * with the general, error-reporting path, so this never decides what is malformed. */
+#define QUICK_ROW_MAX (2 + 5 * 20) /* '[' + 5 x (sign, 18 digits, separator) + slack */
+
+static inline __attribute__((always_inline)) const char *quick_row(const char *p, const char *end,
+								   int64_t *v, int n)
+{
+	/* Far from the end of the buffer no bounds check is needed inside the row: every loop
+	 * below stops within QUICK_ROW_MAX bytes. Near the end, the general path reads it. */
+	if (end - p < QUICK_ROW_MAX || *p != '[')
+		return NULL;
+	p++;
+	for (int i = 0; i < n; i++) {
+		int neg = *p == '-';
+		p += neg;
+		const char *st = p;
+		uint64_t x = 0;
+		while ((unsigned)(*p - '0') < 10 && p - st < 18)
+			x = x * 10 + (unsigned)(*p++ - '0');
+		if (p == st || (*st == '0' && p - st > 1))
+			return NULL;
+		v[i] = neg ? -(int64_t)x : (int64_t)x;
+		if (*p != (i + 1 < n ? ',' : ']'))
+			return NULL;
+		p++;
+	}
+	return p;
+}
+
+/* Iterates the rows of an array of n-integer rows: fast path first, general path on anything
+ * unusual. `add` stores one row. */
+static inline __attribute__((always_inline)) int int_rows(att_scan *s, att_wave *w, int n,
+							  const char *row_what,
+							  const char *const *what,
+							  void (*add)(att_wave *, const int64_t *))
+{
+	int64_t v[5];
+	const char *end = s->buf + s->len;
+	int first = 1, more;
+	for (;;) {
+		const char *p = s->buf + s->pos;
+		if (p < end && *p == (first ? '[' : ',')) {
+			const char *q = quick_row(first ? p : p + 1, end, v, n);
+			if (q) {
+				add(w, v);
+				s->pos = (size_t)(q - s->buf);
+				first = 0;
+				continue;
+			}
+		}
+		more = att_scan_next(s, ']', &first);
+		if (more != 1)
+			return more;
+		if (int_row(s, v, n, row_what, what))
+			return -1;
+		add(w, v);
+	}
+}
+
+static inline void add_inst(att_wave *w, const int64_t *v)
+{
+	if (w->n_insts == w->cap_insts)
+		w->insts = xgrow(w->insts, &w->cap_insts, w->n_insts + 1, sizeof *w->insts);
+	att_wave_inst *r = &w->insts[w->n_insts++];
+	r->time = v[0];
+	r->category = v[1];
+	r->stall = v[2];
+	r->duration = v[3];
+	r->line = v[4];
+}
+
+static int read_instructions(att_scan *s, att_wave *w)
+{
+	static const char *what[5] = {
+	    "an integer (instruction time)", "an integer (instruction category)",
+	    "an integer (instruction stall)", "an integer (instruction duration)",
+	    "an integer (instruction code line)"};
+	if (att_scan_expect(s, '[', "an array of instructions"))
+		return -1;
+	return int_rows(s, w, 5, "an instruction [time, category, stall, duration, line]", what,
+			add_inst);
+}
+
+static inline void add_state(att_wave *w, const int64_t *v)
+{
+	if (w->n_timeline == w->cap_timeline)
+		w->timeline =
+		    xgrow(w->timeline, &w->cap_timeline, w->n_timeline + 1, sizeof *w->timeline);
+	w->timeline[w->n_timeline].state = v[0];
+	w->timeline[w->n_timeline++].duration = v[1];
+}
+
+static int read_timeline(att_scan *s, att_wave *w)
+{
+	static const char *what[2] = {"an integer (state)", "an integer (state duration)"};
+	if (att_scan_expect(s, '[', "an array of [state, duration]"))
+		return -1;
+	return int_rows(s, w, 2, "a timeline entry [state, duration]", what, add_state);
+}
+
+static void add_wait(att_wave *w, int64_t wait_line, int64_t producer)
+{
+	if (w->n_waits == w->cap_waits)
+		w->waits = xgrow(w->waits, &w->cap_waits, w->n_waits + 1, sizeof *w->waits);
+	w->waits[w->n_waits].wait_line = wait_line;
+	w->waits[w->n_waits++].producer_line = producer;
+}
+
+static int read_producers(att_scan *s, att_wave *w, int64_t wait_line)
+{
+	static const char *what[1] = {"an integer (producer code line)"};
+	if (att_scan_expect(s, '[', "a list of producers [[line, 0], ...]"))
+		return -1;
+	const char *end = s->buf + s->len;
+	int first = 1, more;
+	for (;;) {
+		int64_t v[2];
+		const char *p = s->buf + s->pos;
+		if (p < end && *p == (first ? '[' : ',')) {
+			const char *q = quick_row(first ? p : p + 1, end, v, 2);
+			if (q) { /* [producer, 0]: the second element is not used */
+				add_wait(w, wait_line, v[0]);
+				s->pos = (size_t)(q - s->buf);
+				first = 0;
+				continue;
+			}
+		}
+		more = att_scan_next(s, ']', &first);
+		if (more != 1)
+			return more;
+		if (int_row(s, v, 1, "a producer [line, 0]", what))
+			return -1;
+		add_wait(w, wait_line, v[0]);
+	}
+}
+
+static int read_waitcnt(att_scan *s, att_wave *w)
+{
+	if (att_scan_expect(s, '[', "an array of [line, [[producer, 0], ...]]"))
+		return -1;
+	int first = 1, more;
+	while ((more = att_scan_next(s, ']', &first)) == 1) {
+		int64_t line;
+		if (att_scan_expect(s, '[', "a waitcnt entry [line, [[producer, 0], ...]]") ||
+		    fast_i64(s, &line, "an integer (waitcnt code line)") ||
+		    att_scan_expect(s, ',', "',' after the waitcnt line") ||
+		    read_producers(s, w, line) || row_tail(s, "']' closing the waitcnt entry"))
+			return -1;
+	}
+	return more;
+}
+
+static int read_wave(att_scan *s, att_wave *w, strbuf *key)
+{
+	static const char *ints[] = {"begin", "end", "cu", "id", "simd", "slot"};
+	int64_t *dst[] = {&w->begin, &w->end, &w->cu, &w->id, &w->simd, &w->slot};
+	if (att_scan_expect(s, '{', "an object (\"wave\")"))
+		return -1;
+	int first = 1, more;
+	const char *k;
+	while ((more = att_scan_next(s, '}', &first)) == 1) {
+		if (att_scan_key(s, key, &k))
+			return -1;
+		int done = 0;
+		for (int i = 0; i < 6 && !done; i++)
+			if (strcmp(k, ints[i]) == 0) {
+				if (att_scan_i64(s, dst[i], "an integer"))
+					return -1;
+				done = 1;
+			}
+		if (done)
+			continue;
+		int rc;
+		if (strcmp(k, "instructions") == 0)
+			rc = read_instructions(s, w);
+		else if (strcmp(k, "timeline") == 0)
+			rc = read_timeline(s, w);
+		else if (strcmp(k, "waitcnt") == 0)
+			rc = read_waitcnt(s, w);
+		else
+			rc = att_scan_skip(s);
+		if (rc)
+			return -1;
+	}
+	return more;
+}
+
+static void reset(att_wave *w)
+{
+	w->begin = w->end = w->cu = w->id = w->simd = w->slot = -1;
+	w->n_insts = w->n_timeline = w->n_waits = 0;
+}
+
+int att_wave_parse(const char *buf, size_t len, const char *name, att_wave *w, fp_err *e)
+{
+	reset(w);
+	att_scan s;
+	att_scan_init(&s, buf, len, name, e);
+	strbuf key = STRBUF_INIT;
+	int first = 1, more, seen = 0, rc = -1;
+	const char *k;
+	if (att_scan_expect(&s, '{', "an object (a wave file)"))
+		goto out;
+	while ((more = att_scan_next(&s, '}', &first)) == 1) {
+		if (att_scan_key(&s, &key, &k))
+			goto out;
+		if (strcmp(k, "wave") == 0) {
+			seen = 1;
+			if (read_wave(&s, w, &key))
+				goto out;
+		} else if (att_scan_skip(&s)) {
+			goto out;
+		}
+	}
+	if (more < 0 || att_scan_end(&s))
+		goto out;
+	if (!seen || w->begin < 0 || w->end < 0) {
+		s.pos = 0;
+		att_scan_fail(&s, seen ? "wave.begin and wave.end" : "a \"wave\" object");
+		goto out;
+	}
+	rc = 0;
+out:
+	sb_release(&key);
+	return rc;
+}

@@ -1,0 +1,127 @@
+/* Loading a whole code object, finding the ones rocprofv3 saved, and describing one. */
+#include "read/amd/codeobj_load.h"
+
+#include "base/fileio.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int finish(codeobj_full *cf, fp_err *e)
+{
+	if (cf->co.note_desc) {
+		if (amdgpu_note_parse(cf->co.note_desc, cf->co.note_len, cf->co.path,
+				      cf->co.note_offset, &cf->md, e) != 0)
+			return -1;
+		cf->has_md = 1;
+	}
+	return dwarf_lines_read(&cf->co, &cf->dl, e);
+}
+
+int codeobj_full_read(const char *path, codeobj_full *cf, fp_err *e)
+{
+	memset(cf, 0, sizeof *cf);
+	if (codeobj_read_file(path, &cf->co, e) != 0 || finish(cf, e) != 0) {
+		codeobj_full_free(cf);
+		return -1;
+	}
+	return 0;
+}
+
+int codeobj_full_read_mem(const void *buf, size_t len, const char *name, codeobj_full *cf,
+			  fp_err *e)
+{
+	memset(cf, 0, sizeof *cf);
+	if (codeobj_read_mem(buf, len, name, &cf->co, e) != 0 || finish(cf, e) != 0) {
+		codeobj_full_free(cf);
+		return -1;
+	}
+	return 0;
+}
+
+void codeobj_full_free(codeobj_full *cf)
+{
+	dwarf_lines_free(&cf->dl);
+	amdgpu_metadata_free(&cf->md);
+	codeobj_free(&cf->co);
+	cf->has_md = 0;
+}
+
+const char *codeobj_full_arch(const codeobj_full *cf, char *buf, size_t size)
+{
+	if (cf->has_md && amdgpu_metadata_arch(&cf->md, buf, size) == 0)
+		return buf;
+	return cf->co.mach;
+}
+
+int codeobj_kernel_resources(const codeobj_full *cf, const char *kernel, trace_resources *r)
+{
+	const amdgpu_kernel_md *k = cf->has_md ? amdgpu_metadata_kernel(&cf->md, kernel) : NULL;
+	if (!k)
+		return -1;
+	const codeobj_kernel *ck = codeobj_kernel_find(&cf->co, k->name);
+	amdgpu_kernel_resources(k, ck ? codeobj_kd_accum_offset(&cf->co, ck) : -1, r);
+	return 0;
+}
+
+static int is_codeobj_name(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), sn = strlen(suffix);
+	return n > sn && strcmp(name + n - sn, suffix) == 0;
+}
+
+/* The first file in dir whose name ends with suffix (owned path), or NULL. */
+static char *find_in(const char *dir, const char *suffix)
+{
+	fp_err e = FP_ERR_INIT;
+	size_t n = 0;
+	char **names = file_list_dir(dir, &n, &e);
+	fp_err_clear(&e);
+	char *found = NULL;
+	for (size_t i = 0; names && i < n && !found; i++) {
+		char *p = path_join(dir, names[i]);
+		if (is_codeobj_name(names[i], suffix) && file_is_reg(p))
+			found = xstrdup(p);
+		free(p);
+	}
+	/* One level down: rocprofv3's -o prefix puts files under <dir>/<hostname>/. */
+	for (size_t i = 0; names && i < n && !found; i++) {
+		char *p = path_join(dir, names[i]);
+		if (strncmp(names[i], "ui_output_", 10) != 0 && file_is_dir(p)) {
+			size_t m = 0;
+			char **sub = file_list_dir(p, &m, &e);
+			fp_err_clear(&e);
+			for (size_t j = 0; sub && j < m && !found; j++) {
+				char *q = path_join(p, sub[j]);
+				if (is_codeobj_name(sub[j], suffix) && file_is_reg(q))
+					found = xstrdup(q);
+				free(q);
+			}
+			if (sub)
+				file_list_free(sub, m);
+		}
+		free(p);
+	}
+	if (names)
+		file_list_free(names, n);
+	return found;
+}
+
+char *codeobj_find_beside(const char *dispatch_dir, int64_t id)
+{
+	char suffix[64];
+	snprintf(suffix, sizeof suffix, "_code_object_id_%lld.out", (long long)id);
+	char *dir = xstrdup(dispatch_dir);
+	char *found = NULL;
+	for (int up = 0; up < 3 && !found; up++) {
+		found = find_in(dir, suffix);
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = 0;
+	}
+	free(dir);
+	return found;
+}

@@ -1,0 +1,212 @@
+/* kernel_trace.csv reader (kernel_trace_csv.h): a small RFC 4180 record splitter, a header
+ * lookup and the resources of one row. */
+#include "read/amd/kernel_trace_csv.h"
+
+#include "base/fileio.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KT_MAX_FIELDS 64
+
+typedef struct field {
+	char *s;    /* unquoted value (owned) */
+	size_t off; /* byte offset of the field in the file */
+} field;
+
+typedef struct record {
+	field f[KT_MAX_FIELDS];
+	size_t n;
+} record;
+
+static void record_clear(record *rec)
+{
+	for (size_t i = 0; i < rec->n; i++)
+		free(rec->f[i].s);
+	rec->n = 0;
+}
+
+/* Reads one record starting at *pos; returns 1, 0 at end of input, -1 on a bad quote. */
+static int next_record(const char *b, size_t len, size_t *pos, record *rec, const char *name,
+		       fp_err *e)
+{
+	size_t i = *pos;
+	record_clear(rec);
+	if (i >= len)
+		return 0;
+	for (;;) {
+		strbuf sb = STRBUF_INIT;
+		size_t start = i;
+		if (i < len && b[i] == '"') {
+			for (i++;; i++) {
+				if (i >= len) {
+					sb_release(&sb);
+					return fp_fail_input(e, name, (int64_t)start,
+							     "a closing quote",
+							     "unterminated quoted field");
+				}
+				if (b[i] == '"' && i + 1 < len && b[i + 1] == '"')
+					sb_addc(&sb, b[i++]);
+				else if (b[i] == '"')
+					break;
+				else
+					sb_addc(&sb, b[i]);
+			}
+			i++;
+		}
+		while (i < len && b[i] != ',' && b[i] != '\n' && b[i] != '\r')
+			sb_addc(&sb, b[i++]);
+		if (rec->n < KT_MAX_FIELDS) {
+			rec->f[rec->n].s = sb_detach(&sb);
+			rec->f[rec->n++].off = start;
+		} else
+			sb_release(&sb);
+		if (i < len && b[i] == ',') {
+			i++;
+			continue;
+		}
+		while (i < len && (b[i] == '\r' || b[i] == '\n'))
+			i++;
+		*pos = i;
+		return 1;
+	}
+}
+
+enum {
+	C_NAME,
+	C_ID,
+	C_VGPR,
+	C_AGPR,
+	C_SGPR,
+	C_LDS,
+	C_SCRATCH,
+	C_WX,
+	C_WY,
+	C_WZ,
+	C_GX,
+	C_GY,
+	C_GZ,
+	C__N
+};
+static const char *const col_names[C__N] = {
+    "Kernel_Name",    "Dispatch_Id",  "VGPR_Count",	  "Accum_VGPR_Count", "SGPR_Count",
+    "LDS_Block_Size", "Scratch_Size", "Workgroup_Size_X", "Workgroup_Size_Y", "Workgroup_Size_Z",
+    "Grid_Size_X",    "Grid_Size_Y",  "Grid_Size_Z"};
+
+static int header(const record *h, int *col, const char *name, fp_err *e)
+{
+	for (int c = 0; c < C__N; c++) {
+		col[c] = -1;
+		for (size_t i = 0; i < h->n; i++)
+			if (strcmp(h->f[i].s, col_names[c]) == 0)
+				col[c] = (int)i;
+		if (col[c] < 0)
+			return fp_fail_input(e, name, 0, "a kernel-trace header",
+					     "kernel-trace CSV header lacks column %s",
+					     col_names[c]);
+	}
+	return 0;
+}
+
+static int int_field(const record *rec, int c, const char *name, long long *out, fp_err *e)
+{
+	const field *f = &rec->f[c];
+	errno = 0;
+	char *end = NULL;
+	long long v = strtoll(f->s, &end, 10);
+	if (!*f->s || *end || errno || v < 0)
+		return fp_fail_input(e, name, (int64_t)f->off, "a non-negative integer",
+				     "bad integer '%.40s' in kernel-trace CSV", f->s);
+	*out = v;
+	return 0;
+}
+
+static int fill(const record *rec, const int *col, const char *name, trace_resources *r, fp_err *e)
+{
+	long long v[C__N];
+	for (int c = C_VGPR; c < C__N; c++)
+		if ((size_t)col[c] >= rec->n || int_field(rec, col[c], name, &v[c], e))
+			return e->set ? -1
+				      : fp_fail_input(e, name, (int64_t)rec->f[0].off, "a full row",
+						      "kernel-trace row is short");
+	r->vgpr = (int)v[C_VGPR];
+	r->agpr = (int)v[C_AGPR];
+	r->sgpr = (int)v[C_SGPR];
+	r->lds_bytes = v[C_LDS];
+	r->scratch_bytes = v[C_SCRATCH];
+	r->wg_size = (int)(v[C_WX] * v[C_WY] * v[C_WZ]);
+	r->grid_size = v[C_GX] * v[C_GY] * v[C_GZ];
+	r->source = "kernel_trace";
+	return 1;
+}
+
+static int row_matches(const record *rec, const int *col, long long id, const char *kernel)
+{
+	if ((size_t)col[C_ID] >= rec->n || (size_t)col[C_NAME] >= rec->n)
+		return 0;
+	if (id >= 0)
+		return strtoll(rec->f[col[C_ID]].s, NULL, 10) == id;
+	return kernel && strcmp(rec->f[col[C_NAME]].s, kernel) == 0;
+}
+
+int ktcsv_resources(const char *buf, size_t len, const char *name, long long dispatch_id,
+		    const char *kernel, trace_resources *r, fp_err *e)
+{
+	record rec = {0};
+	size_t pos = 0;
+	int col[C__N], rc = next_record(buf, len, &pos, &rec, name, e);
+	if (rc <= 0 || header(&rec, col, name, e)) {
+		record_clear(&rec);
+		return rc < 0 || e->set ? -1 : 0;
+	}
+	/* Two passes: by dispatch id first, then by kernel name. */
+	for (int pass = dispatch_id >= 0 ? 0 : 1; pass < 2; pass++) {
+		size_t p = pos;
+		while ((rc = next_record(buf, len, &p, &rec, name, e)) > 0)
+			if (row_matches(&rec, col, pass ? -1 : dispatch_id, kernel)) {
+				rc = fill(&rec, col, name, r, e);
+				record_clear(&rec);
+				return rc;
+			}
+		if (rc < 0)
+			break;
+	}
+	record_clear(&rec);
+	return rc < 0 ? -1 : 0;
+}
+
+int ktcsv_resources_file(const char *path, long long dispatch_id, const char *kernel,
+			 trace_resources *r, fp_err *e)
+{
+	size_t len = 0;
+	char *buf = file_read_all(path, &len, e);
+	if (!buf)
+		return -1;
+	int rc = ktcsv_resources(buf, len, path, dispatch_id, kernel, r, e);
+	free(buf);
+	return rc;
+}
+
+int ktcsv_agent_arch(const char *buf, size_t len, const char *name, char *out, size_t outsz,
+		     fp_err *e)
+{
+	record rec = {0};
+	size_t pos = 0;
+	int rc = next_record(buf, len, &pos, &rec, name, e);
+	long col = -1;
+	for (size_t i = 0; rc > 0 && i < rec.n; i++)
+		if (strcmp(rec.f[i].s, "Name") == 0)
+			col = (long)i;
+	while (rc > 0 && col >= 0 && (rc = next_record(buf, len, &pos, &rec, name, e)) > 0)
+		if ((size_t)col < rec.n && strncmp(rec.f[col].s, "gfx", 3) == 0) {
+			snprintf(out, outsz, "%s", rec.f[col].s);
+			record_clear(&rec);
+			return 1;
+		}
+	record_clear(&rec);
+	return rc < 0 ? -1 : 0;
+}
