@@ -17,7 +17,7 @@ core/hw 5
 core/bundle 5
 core/amd 6
 core/nvidia 6
-core/backend 7
+core/backend 5
 core/analysis 8
 core/export 9
 core/diagnose 9
