@@ -1,7 +1,7 @@
 # flyprof build. `make` builds build/flyprof; `make test` builds and runs every test;
 # `make asan` runs the suite under ASan+UBSan; `make format-check` checks clang-format.
 CC      ?= cc
-PKGS    := libelf libdw msgpack
+PKGS    := libelf libdw msgpack libmd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WERROR  ?= -Werror
@@ -17,7 +17,7 @@ SRC_ALL  := $(sort $(shell find src -name '*.c'))
 HDR_ALL  := $(sort $(shell find src -name '*.h'))
 LIB_SRC  := $(filter-out src/cli/main.c,$(SRC_ALL))
 DATA     := $(sort $(wildcard data/*))
-LIB_OBJ  := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/gen/data_blobs.o
+LIB_OBJ  := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/gen/data_blobs.o $(BUILD)/obj/gen/build_info.o
 MAIN_OBJ := $(BUILD)/obj/cli/main.o
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 UNIT_OBJ := $(patsubst tests/unit/%.c,$(BUILD)/obj/tests/unit/%.o,$(UNIT_SRC))
@@ -30,12 +30,17 @@ FUZZ_OBJ := $(patsubst tests/fuzz/%.c,$(BUILD)/obj/tests/fuzz/%.o,$(FUZZ_SRC) te
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCHES  := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
-.PHONY: all test unit e2e asan format format-check deps clean demo bench fuzz check-layers
+.PHONY: all test unit e2e asan format format-check deps clean demo bench fuzz check-layers test-deps install
 
 all: $(BUILD)/flyprof $(BUILD)/unit-tests $(BUILD)/fuzz-replay $(FAKES) $(TOOLS) $(BENCHES)
 
+# Debian packages: `make deps` for building and running the tool, `make test-deps` for what the
+# test suite adds (clang/LLVM, clang-format).
 deps:
-	scripts/install-deps.sh
+	scripts/install-deps.sh tool
+
+test-deps:
+	scripts/install-deps.sh test
 
 $(BUILD)/libflyprof.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -89,6 +94,19 @@ $(BUILD)/gen/data_blobs.c: $(BUILD)/embed $(DATA)
 	@mkdir -p $(dir $@)
 	$(BUILD)/embed $@ $(DATA)
 
+# The commit --version names; the file is rewritten only when the commit changes.
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- src data Makefile 2>/dev/null || echo -dirty)
+$(BUILD)/gen/build_info.c: FORCE
+	@mkdir -p $(dir $@)
+	@printf 'const char flyprof_commit[] = "%s";\n' '$(COMMIT)' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(BUILD)/obj/gen/build_info.o: $(BUILD)/gen/build_info.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Wno-missing-prototypes -c -o $@ $<
+
+FORCE:
+
 $(BUILD)/obj/gen/data_blobs.o: $(BUILD)/gen/data_blobs.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Wno-missing-prototypes -c -o $@ $<
@@ -125,7 +143,10 @@ asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" test
 
-demo: all
+# The demo builds only the binary it runs, in parallel.
+NPROC ?= $(shell nproc 2>/dev/null || echo 2)
+demo:
+	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/flyprof
 	@scripts/demo.sh $(BUILD)
 
 bench: all
@@ -139,6 +160,23 @@ format-check:
 
 check-layers:
 	scripts/check-layers.sh
+
+# make install [PREFIX=/usr/local] [DESTDIR=...]: the binary, its data, the skills, man pages
+# and bash/zsh completion, the last two generated from the command table by the binary.
+PREFIX ?= /usr/local
+install: $(BUILD)/flyprof
+	@set -e; d="$(DESTDIR)$(PREFIX)"; \
+	install -d "$$d/bin" "$$d/share/man/man1" "$$d/share/flyprof/data" \
+	    "$$d/share/bash-completion/completions" "$$d/share/zsh/site-functions"; \
+	install -m 755 $(BUILD)/flyprof "$$d/bin/flyprof"; \
+	install -m 644 $(DATA) "$$d/share/flyprof/data/"; \
+	cp -R skills "$$d/share/flyprof/"; \
+	$(BUILD)/flyprof --man >"$$d/share/man/man1/flyprof.1"; \
+	for c in $$($(BUILD)/flyprof --command-names); do \
+	    $(BUILD)/flyprof --man=$$c >"$$d/share/man/man1/flyprof-$$c.1"; done; \
+	$(BUILD)/flyprof --completion=bash >"$$d/share/bash-completion/completions/flyprof"; \
+	$(BUILD)/flyprof --completion=zsh >"$$d/share/zsh/site-functions/_flyprof"; \
+	echo "installed flyprof into $$d"
 
 clean:
 	rm -rf build build-asan build-fuzz

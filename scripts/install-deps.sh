@@ -1,14 +1,30 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages flyprof needs to build and test. Idempotent: packages
-# already present are skipped, so a second run does nothing and needs no network.
+# Installs the Debian 12 packages flyprof needs. Idempotent: packages already present are
+# skipped, so a second run does nothing and needs no network.
+#   scripts/install-deps.sh tool   what building and running flyprof needs (make deps)
+#   scripts/install-deps.sh test   what the test suite adds: clang/LLVM for test-time code
+#                                  objects and fuzzing, clang-format (make test-deps)
+#   scripts/install-deps.sh        both
 set -euo pipefail
-pkgs=(
-	build-essential pkg-config make
+tool=(
+	build-essential pkg-config make git
 	libelf-dev libdw-dev      # AMDGPU code objects: ELF and DWARF line tables
 	libmsgpack-dev            # AMDGPU metadata note is MessagePack
+	libmd-dev                 # SHA-256 of bundle artifacts
+)
+test=(
 	clang lld llvm            # test-time AMDGPU code objects, llvm-dwarfdump/readelf as oracles, fuzzing
 	clang-format              # formatting check
 )
+case "${1:-all}" in
+tool) pkgs=("${tool[@]}") ;;
+test) pkgs=("${test[@]}") ;;
+all) pkgs=("${tool[@]}" "${test[@]}") ;;
+*)
+	echo "usage: $0 [tool|test|all]" >&2
+	exit 64
+	;;
+esac
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

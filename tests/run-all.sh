@@ -8,6 +8,7 @@ export ROOT
 total_pass=0
 total_fail=0
 total_skip=0
+skips=$(mktemp)
 run() {
 	local log
 	log=$(mktemp)
@@ -25,10 +26,22 @@ run() {
 		total_fail=$((total_fail + f))
 		total_skip=$((total_skip + ${s:-0}))
 	fi
+	grep -E '# SKIP |^SKIP [^:]*: ' "$log" | sed -E 's/.*# SKIP //; s/^SKIP [^:]*: //' >>"$skips"
 	rm -f "$log"
 }
 run "$BUILD/unit-tests"
 run "$BUILD/fuzz-replay" tests/fuzz/seeds.txt "${FUZZ_MUTATIONS:-200}"
 run tests/e2e/run.sh "$BUILD"
+# What did not run and why: each skip line stands for a block of checks that needs data or
+# tools this machine lacks, named with where the suite looks for them.
+if [ "$total_skip" -gt 0 ]; then
+	echo "skipped $total_skip block(s) of checks:"
+	sort "$skips" | uniq -c | sed 's/^/  /'
+	grep -q FLYPROF_CORPUS "$skips" &&
+		echo "  the rocprofv3 corpus is read from \$FLYPROF_CORPUS, by default ../shared/corpus beside the checkout"
+	grep -q FLYPROF_SAMPLES "$skips" &&
+		echo "  the Nsight Compute samples are read from \$FLYPROF_SAMPLES, by default ../shared/samples"
+fi
+rm -f "$skips"
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]

@@ -1,21 +1,11 @@
-/* SHA-256 (FIPS 180-4), for artifact checksums in bundle manifests. */
+/* SHA-256 hex digests for artifact checksums in bundle manifests. The hashing itself is
+ * Debian's libmd (libmd-dev); this header keeps the one call the bundle code needs. */
 #ifndef FLYPROF_BASE_SHA256_H
 #define FLYPROF_BASE_SHA256_H
 
 #include <stddef.h>
-#include <stdint.h>
 
-typedef struct sha256_ctx {
-	uint32_t h[8];
-	uint64_t len;
-	unsigned char buf[64];
-	size_t fill;
-} sha256_ctx;
-
-void sha256_init(sha256_ctx *c);
-void sha256_update(sha256_ctx *c, const void *data, size_t n);
-void sha256_final(sha256_ctx *c, unsigned char out[32]);
-/* Hex digest of data into hex[65]. */
+/* Lower-case hex digest of data[0..n) into hex[65] (NUL-terminated). */
 void sha256_hex(const void *data, size_t n, char hex[65]);
 
 #endif

@@ -5,6 +5,7 @@
 #include "base/fileio.h"
 #include "base/signals.h"
 #include "base/strbuf.h"
+#include "base/suggest.h"
 #include "base/version.h"
 #include "base/xalloc.h"
 #include "cmd/command.h"
@@ -160,6 +161,71 @@ static int run_command(cmd_ctx *ctx, int argc, char **argv, int ci)
 	return rc;
 }
 
+/* `--man` (flyprof(1)) or `--man=COMMAND`; 1 when asked (sb empty for an unknown command). */
+static int man_request(int argc, char **argv, strbuf *sb)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--man") == 0) {
+			help_man(sb, NULL);
+			return 1;
+		}
+		if (strncmp(argv[i], "--man=", 6) == 0) {
+			const command *c = command_find(argv[i] + 6);
+			if (c)
+				help_man(sb, c);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int unknown_man_page(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strncmp(argv[i], "--man=", 6) == 0)
+			fprintf(stderr, "flyprof: no command '%s'\n", argv[i] + 6);
+	return 64;
+}
+
+/* USAGE for an unknown command word, naming the nearest command when one is close. */
+static void unknown_command(cmd_ctx *ctx, const char *name)
+{
+	const char *names[64];
+	size_t n = 0;
+	jv *avail = jv_array();
+	for (size_t i = 0; i < commands_count && n < 64; i++) {
+		names[n++] = commands[i].name;
+		jv_push(avail, jv_str(commands[i].name));
+	}
+	const char *near = suggest_nearest(name, names, n);
+	if (near) {
+		fp_fail(&ctx->err, ERR_USAGE, "unknown command '%s'; did you mean '%s'?", name,
+			near);
+		fp_err_extra(&ctx->err, "suggestion", jv_str(near));
+	} else {
+		fp_fail(&ctx->err, ERR_USAGE, "unknown command '%s'", name);
+	}
+	fp_err_extra(&ctx->err, "available", avail);
+}
+
+/* `flyprof help [COMMAND]`: the same text as --help. Returns the exit status, or -1 when
+ * COMMAND is unknown (the caller then answers with a USAGE envelope). */
+static int help_word(int argc, char **argv, int ci)
+{
+	const char *topic = ci + 1 < argc ? argv[ci + 1] : NULL;
+	const command *c = topic ? command_find(topic) : NULL;
+	if (topic && !c)
+		return -1;
+	strbuf sb = STRBUF_INIT;
+	if (c)
+		help_command(&sb, c);
+	else
+		help_top(&sb);
+	print_text(&sb);
+	sb_release(&sb);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	signals_install();
@@ -167,7 +233,7 @@ int main(int argc, char **argv)
 	if (ci < 0) {
 		strbuf sb = STRBUF_INIT;
 		if (has_arg(argc, argv, "--version", NULL)) {
-			sb_addf(&sb, "flyprof %s\n", FLYPROF_VERSION);
+			sb_addf(&sb, "flyprof %s (commit %s)\n", FLYPROF_VERSION, flyprof_commit);
 		} else if (has_arg(argc, argv, "--errors-md", NULL)) {
 			help_errors_md(&sb);
 		} else if (has_arg(argc, argv, "--config-md", NULL)) {
@@ -178,6 +244,17 @@ int main(int argc, char **argv)
 				sb_release(&sb);
 				return st;
 			}
+		} else if (has_arg(argc, argv, "--completion", NULL) ||
+			   has_arg(argc, argv, "--completion=bash", NULL)) {
+			help_completion_bash(&sb);
+		} else if (has_arg(argc, argv, "--completion=zsh", NULL)) {
+			help_completion_zsh(&sb);
+		} else if (has_arg(argc, argv, "--command-names", NULL)) {
+			for (size_t i = 0; i < commands_count; i++)
+				sb_addf(&sb, "%s\n", commands[i].name);
+		} else if (man_request(argc, argv, &sb)) {
+			if (!sb.len)
+				return unknown_man_page(argc, argv);
 		} else if (has_arg(argc, argv, "--help", "-h")) {
 			help_top(&sb);
 		}
@@ -196,16 +273,22 @@ int main(int argc, char **argv)
 	ctx.warnings = jv_array();
 	ctx.truncated = jv_object();
 	const char *name = ci >= 0 ? argv[ci] : NULL;
+	if (name && strcmp(name, "help") == 0) {
+		int st = help_word(argc, argv, ci);
+		if (st >= 0) {
+			jv_free(ctx.data);
+			jv_free(ctx.warnings);
+			jv_free(ctx.truncated);
+			return st;
+		}
+		name = argv[ci + 1]; /* an unknown topic is answered like an unknown command */
+	}
 	int status;
 	if (ci < 0) {
 		fp_fail(&ctx.err, ERR_USAGE, "no command given; run `flyprof --help`");
 		status = emit(&ctx, NULL, isatty(STDOUT_FILENO));
 	} else if (!(ctx.cmd = command_find(name))) {
-		fp_fail(&ctx.err, ERR_USAGE, "unknown command '%s'", name);
-		jv *avail = jv_array();
-		for (size_t i = 0; i < commands_count; i++)
-			jv_push(avail, jv_str(commands[i].name));
-		fp_err_extra(&ctx.err, "available", avail);
+		unknown_command(&ctx, name);
 		status = emit(&ctx, name, isatty(STDOUT_FILENO));
 	} else {
 		int rc = run_command(&ctx, argc, argv, ci);

@@ -1,6 +1,7 @@
 #include "cmd/opts.h"
 
 #include "base/strbuf.h"
+#include "base/suggest.h"
 #include "base/xalloc.h"
 
 #include <ctype.h>
@@ -70,6 +71,25 @@ static opt_value *lookup_long(opts *o, const char *name, size_t len)
 		    strncmp(o->vals[i].spec->name, name, len) == 0)
 			return &o->vals[i];
 	return NULL;
+}
+
+/* USAGE for an unknown --name, with the nearest declared option as a suggestion. */
+static int unknown_long(const opts *o, const char *name, size_t len, fp_err *e)
+{
+	char *word = xstrndup(name, len);
+	const char **names = xcalloc(o->n + 1, sizeof *names);
+	for (size_t i = 0; i < o->n; i++)
+		names[i] = o->vals[i].spec->name;
+	const char *near = suggest_nearest(word, names, o->n);
+	if (near) {
+		fp_fail(e, ERR_USAGE, "unknown option --%s; did you mean --%s?", word, near);
+		fp_err_set_help(e, "run `flyprof <command> --help` for the options it takes");
+	} else {
+		fp_fail(e, ERR_USAGE, "unknown option --%s", word);
+	}
+	free(names);
+	free(word);
+	return -1;
 }
 
 static opt_value *lookup_short(opts *o, char c)
@@ -169,8 +189,7 @@ int opts_parse(opts *o, const opt_spec *const *specs, int argc, char **argv, fp_
 				inline_val = eq + 1;
 			ov = lookup_long(o, name, len);
 			if (!ov)
-				return fp_fail(e, ERR_USAGE, "unknown option --%.*s", (int)len,
-					       name);
+				return unknown_long(o, name, len, e);
 		} else {
 			ov = a[2] == '\0' ? lookup_short(o, a[1]) : NULL;
 			if (!ov)

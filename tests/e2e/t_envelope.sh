@@ -5,6 +5,15 @@ fly "no command is USAGE" 64
 fly "unknown command is USAGE" 64 frobnicate
 expect "unknown command lists commands" "$(field error.available.0)" "list"
 fly "unknown flag is USAGE" 64 bubbles --no-such-flag
+fly "mistyped command is USAGE" 64 reprot
+expect "mistyped command: did you mean" "$(field error.suggestion)" "report"
+fly "mistyped flag is USAGE" 64 bubbles --dispach 3
+grep -q "did you mean --dispatch?" "$OUT" && ok "mistyped flag: did you mean" || notok "mistyped flag: did you mean" "$(cat "$OUT")"
+"$FLYPROF" help tile >"$E2E_TMP/h.txt"; rc=$?
+expect "help <command> exits 0" "$rc" 0
+expect "help <command> is that command's --help" "$(cat "$E2E_TMP/h.txt")" "$("$FLYPROF" tile --help)"
+fly "help on an unknown command is USAGE" 64 help reprot
+expect "help <unknown>: did you mean" "$(field error.suggestion)" "report"
 fly "flag before command is accepted" 64 --format json frobnicate
 fly "missing value is USAGE" 64 bubbles --top
 fly "bad integer is BAD_ARGS" 78 bubbles --top many

@@ -5,6 +5,7 @@
 #include "base/fileio.h"
 #include "base/json/jv.h"
 #include "base/sha256.h"
+#include "base/suggest.h"
 #include "base/strbuf.h"
 #include "cmd/opts.h"
 #include "base/json/json_write.h"
@@ -115,6 +116,20 @@ TEST(sha256_known_vectors)
 	const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
 	sha256_hex(m, strlen(m), hex);
 	CHECK_STR(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+TEST(suggest_nearest_finds_typos_only)
+{
+	CHECK_INT(suggest_distance("", ""), 0);
+	CHECK_INT(suggest_distance("abc", ""), 3);
+	CHECK_INT(suggest_distance("reprot", "report"), 1); /* one swap */
+	CHECK_INT(suggest_distance("kitten", "sitting"), 3);
+	const char *cmds[] = {"list", "doctor", "tile", "report", "bubbles", "bundle"};
+	CHECK_STR(suggest_nearest("reprot", cmds, 6), "report");
+	CHECK_STR(suggest_nearest("bubble", cmds, 6), "bubbles");
+	CHECK_STR(suggest_nearest("doc", cmds, 6), "doctor"); /* a prefix */
+	CHECK(suggest_nearest("frobnicate", cmds, 6) == NULL);
+	CHECK(suggest_nearest("x", cmds, 6) == NULL);
 }
 
 TEST(error_registry_is_consistent)
