@@ -4,6 +4,9 @@
 #include "core/amd/bubbles.h"
 #include "cmd/analysis_input.h"
 #include "cmd/cmds.h"
+#include "base/fileio.h"
+#include "core/amd/wave_timeline.h"
+#include "out/trace_events.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,8 @@ const opt_spec bubbles_opts[] = {
     {"detail", 0, OPT_INT, "CODE_LINE", NULL, NULL, 0,
      "also show one instruction (code.json line index) with its per-wave distribution"},
     {"threads", 0, OPT_INT, "N", "0", NULL, 1, "wave-file parser threads (0: one per online core)"},
+    {"timeline", 0, OPT_STR, "FILE", NULL, NULL, 0,
+     "write the per-wave timeline as Chrome trace-event JSON (Perfetto; AMD ATT only)"},
     OPT_END,
 };
 
@@ -54,6 +59,39 @@ static void adopt(cmd_ctx *ctx, jv *r)
 	jv_free(r);
 }
 
+/* --timeline FILE: the AMD per-wave timeline with the --top hottest instructions on companion
+ * tracks. Nsight Compute samples warp states; it records no per-warp timeline to draw. */
+static int write_timeline(cmd_ctx *ctx, const analysis_input *in, size_t top, const char *path)
+{
+	jv *o = jv_set(ctx->data, "timeline", jv_object());
+	if (in->nvidia) {
+		jv_set(o, "written", jv_bool(0));
+		ctx_warn(ctx,
+			 "--timeline: Nsight Compute records warp-state samples, not a per-warp "
+			 "timeline; there is nothing to draw for an NVIDIA capture");
+		return 0;
+	}
+	wave_timeline t;
+	if (wave_timeline_build(in->trace.dir, top, &t, &ctx->err))
+		return -1;
+	strbuf sb = STRBUF_INIT;
+	trace_events_write(&sb, &t);
+	int rc = file_write_atomic(path, sb.buf, sb.len, &ctx->err);
+	if (rc == 0) {
+		char *abs = path_abs(path);
+		jv_set(o, "written", jv_bool(1));
+		jv_set(o, "file", jv_str(abs ? abs : path));
+		jv_set(o, "waves", jv_int((int64_t)t.n_waves));
+		jv_set(o, "tracks", jv_int((int64_t)t.n_tracks));
+		jv_set(o, "hot_lines", jv_int((int64_t)t.n_hot));
+		jv_set(o, "clock", jv_str(t.realtime ? "realtime" : "cycles"));
+		free(abs);
+	}
+	sb_release(&sb);
+	wave_timeline_release(&t);
+	return rc;
+}
+
 int cmd_bubbles(cmd_ctx *ctx)
 {
 	bubbles_params o;
@@ -77,6 +115,9 @@ int cmd_bubbles(cmd_ctx *ctx)
 			jv_set(r, "artifact", jv_strf("%s/bubbles.json", in.out->dir));
 		adopt(ctx, r);
 	}
+	const char *tl = opts_str(&ctx->opts, "timeline");
+	if (rc == 0 && tl)
+		rc = write_timeline(ctx, &in, o.top ? o.top : 10, tl);
 	analysis_close(&in);
 	return rc;
 }

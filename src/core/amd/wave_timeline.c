@@ -1,0 +1,269 @@
+/* Timeline assembly. Wave files are read one at a time into one reused att_wave (the reader
+ * keeps its capacity), so memory is the output itself: a few tens of bytes per state segment.
+ * Files are visited in sorted name order, so tracks and waves come out in a stable order. */
+#include "core/amd/wave_timeline.h"
+
+#include "base/fileio.h"
+#include "base/signals.h"
+#include "base/xalloc.h"
+#include "core/amd/dispatch_select.h"
+#include "read/amd/att_code.h"
+#include "read/amd/att_realtime.h"
+#include "read/amd/att_wave.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static size_t track_of(wave_timeline *t, const tl_track *k)
+{
+	for (size_t i = t->n_tracks; i-- > 0;)
+		if (!memcmp(&t->tracks[i], k, sizeof *k))
+			return i;
+	t->tracks = xreallocarray(t->tracks, t->n_tracks + 1, sizeof *t->tracks);
+	t->tracks[t->n_tracks] = *k;
+	return t->n_tracks++;
+}
+
+/* The hot lines: the top_lines executed instructions with the most stall (code_line order on
+ * ties); hot_of maps a code line to its index or SIZE_MAX. */
+typedef struct hot_index {
+	int64_t *lines;
+	size_t n;
+} hot_index;
+
+static size_t hot_of(const hot_index *h, int64_t line)
+{
+	for (size_t i = 0; i < h->n; i++)
+		if (h->lines[i] == line)
+			return i;
+	return (size_t)-1;
+}
+
+static int cmp_stall_desc(const void *a, const void *b)
+{
+	const trace_inst *x = *(const trace_inst *const *)a, *y = *(const trace_inst *const *)b;
+	if (x->stall != y->stall)
+		return x->stall > y->stall ? -1 : 1;
+	return x->code_line < y->code_line ? -1 : x->code_line > y->code_line;
+}
+
+static int pick_hot(const char *dir, size_t top, wave_timeline *t, hot_index *h, fp_err *e)
+{
+	trace_dispatch d;
+	trace_dispatch_init(&d);
+	if (att_code_read(dir, &d, e)) {
+		trace_dispatch_free(&d);
+		return -1;
+	}
+	const trace_inst **v = xcalloc(d.n_insts + 1, sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < d.n_insts; i++)
+		if (!d.insts[i].is_label && d.insts[i].stall > 0)
+			v[n++] = &d.insts[i];
+	qsort(v, n, sizeof *v, cmp_stall_desc);
+	if (n > top)
+		n = top;
+	t->hot = xcalloc(n + 1, sizeof *t->hot);
+	h->lines = xcalloc(n + 1, sizeof *h->lines);
+	for (size_t i = 0; i < n; i++) {
+		t->hot[i].code_line = h->lines[i] = v[i]->code_line;
+		t->hot[i].isa = xstrdup(v[i]->isa ? v[i]->isa : "");
+		t->hot[i].source = xstrdup(v[i]->source ? v[i]->source : "");
+		t->hot[i].stall = v[i]->stall;
+	}
+	t->n_hot = h->n = n;
+	if (d.kernel)
+		t->kernel = xstrdup(d.kernel);
+	free(v);
+	trace_dispatch_free(&d);
+	return 0;
+}
+
+static void read_clocks(const char *dir, wave_timeline *t)
+{
+	char *path = path_join(dir, "realtime.json");
+	att_realtime rt;
+	memset(&rt, 0, sizeof rt);
+	fp_err e = FP_ERR_INIT;
+	if (file_is_reg(path) && att_realtime_read(path, &rt, &e) == 0) {
+		t->clocks = xcalloc(rt.n + 1, sizeof *t->clocks);
+		for (size_t i = 0; i < rt.n; i++) {
+			const att_rt_se *s = &rt.v[i];
+			if (s->last_gfx <= s->first_gfx || s->last_rt <= s->first_rt)
+				continue; /* one pair gives no rate */
+			tl_clock *c = &t->clocks[t->n_clocks++];
+			c->se = s->se;
+			c->gfx0 = s->first_gfx;
+			c->rt0 = s->first_rt;
+			c->ticks_per_cycle = (double)(s->last_rt - s->first_rt) /
+					     (double)(s->last_gfx - s->first_gfx);
+		}
+		t->rt_frequency = rt.frequency > 0 ? rt.frequency : 100000000;
+	}
+	att_realtime_release(&rt);
+	fp_err_clear(&e);
+	free(path);
+}
+
+static void add_states(wave_timeline *t, const att_wave *w, tl_wave *tw)
+{
+	tw->first_state = t->n_states;
+	int64_t at = w->begin;
+	for (size_t i = 0; i < w->n_timeline; i++) {
+		const att_wave_state *s = &w->timeline[i];
+		if (s->duration <= 0)
+			continue;
+		tl_state *last = t->n_states > tw->first_state ? &t->states[t->n_states - 1] : NULL;
+		if (last && last->state == s->state && last->begin + last->cycles == at) {
+			last->cycles += s->duration; /* one slice for a run of one state */
+		} else {
+			if (t->n_states == t->cap_states) {
+				t->cap_states = t->cap_states ? 2 * t->cap_states : 1024;
+				t->states =
+				    xreallocarray(t->states, t->cap_states, sizeof *t->states);
+			}
+			t->states[t->n_states++] = (tl_state){at, s->duration, (int)s->state};
+		}
+		at += s->duration;
+	}
+	tw->n_states = t->n_states - tw->first_state;
+}
+
+static void add_insts(wave_timeline *t, const att_wave *w, const hot_index *h, tl_wave *tw)
+{
+	tw->first_inst = t->n_insts;
+	for (size_t i = 0; i < w->n_insts && h->n; i++) {
+		const att_wave_inst *in = &w->insts[i];
+		size_t k = hot_of(h, in->line);
+		if (k == (size_t)-1 || in->duration <= 0)
+			continue;
+		if (t->n_insts == t->cap_insts) {
+			t->cap_insts = t->cap_insts ? 2 * t->cap_insts : 1024;
+			t->insts = xreallocarray(t->insts, t->cap_insts, sizeof *t->insts);
+		}
+		t->insts[t->n_insts++] = (tl_inst){in->time, in->duration, in->stall, k};
+	}
+	tw->n_insts = t->n_insts - tw->first_inst;
+}
+
+static void set_axis(wave_timeline *t);
+
+int wave_timeline_build(const char *dir, size_t top_lines, wave_timeline *t, fp_err *e)
+{
+	memset(t, 0, sizeof *t);
+	hot_index h = {NULL, 0};
+	size_t n = 0;
+	char **names = file_list_dir(dir, &n, e);
+	if (!names)
+		return -1;
+	qsort(names, n, sizeof *names, cmp_names);
+	int rc = pick_hot(dir, top_lines, t, &h, e);
+	if (rc == 0)
+		read_clocks(dir, t);
+	att_wave w;
+	att_wave_init(&w);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		long long se, simd, slot, id;
+		char tail;
+		if (!dispatch_is_wave_file(names[i]) ||
+		    sscanf(names[i], "se%lld_sm%lld_sl%lld_wv%lld.json%c", &se, &simd, &slot, &id,
+			   &tail) != 4)
+			continue;
+		if (signals_pending()) {
+			rc = fp_fail(e, ERR_INTERRUPTED, "interrupted while reading wave files");
+			break;
+		}
+		char *path = path_join(dir, names[i]);
+		size_t len = 0;
+		char *buf = file_read_all(path, &len, e);
+		rc = buf ? att_wave_parse(buf, len, path, &w, e) : -1;
+		free(buf);
+		free(path);
+		if (rc)
+			break;
+		tl_track k = {se, w.cu, w.simd >= 0 ? w.simd : simd, w.slot >= 0 ? w.slot : slot};
+		t->waves = xreallocarray(t->waves, t->n_waves + 1, sizeof *t->waves);
+		tl_wave *tw = &t->waves[t->n_waves++];
+		memset(tw, 0, sizeof *tw);
+		tw->track = track_of(t, &k);
+		tw->id = w.id >= 0 ? w.id : id;
+		tw->begin = w.begin;
+		tw->end = w.end;
+		add_states(t, &w, tw);
+		add_insts(t, &w, &h, tw);
+	}
+	att_wave_release(&w);
+	file_list_free(names, n);
+	free(h.lines);
+	if (rc == 0 && t->n_waves == 0)
+		rc = fp_fail(e, ERR_NO_ARTIFACT, "%s holds no wave file (se*_sm*_sl*_wv*.json)",
+			     dir);
+	if (rc)
+		wave_timeline_release(t);
+	else
+		set_axis(t);
+	return rc;
+}
+
+static const tl_clock *clock_of(const wave_timeline *t, int64_t se)
+{
+	for (size_t i = 0; i < t->n_clocks; i++)
+		if (t->clocks[i].se == se)
+			return &t->clocks[i];
+	return NULL;
+}
+
+static int all_clocked(const wave_timeline *t)
+{
+	for (size_t i = 0; i < t->n_tracks; i++)
+		if (!clock_of(t, t->tracks[i].se))
+			return 0;
+	return t->n_tracks > 0;
+}
+
+/* Realtime ticks (or plain cycles without a clock) of a cycle count of SE se. */
+static double axis(const wave_timeline *t, int64_t se, int64_t cycles)
+{
+	const tl_clock *c = t->realtime ? clock_of(t, se) : NULL;
+	if (!c)
+		return (double)cycles;
+	return (double)c->rt0 + (double)(cycles - c->gfx0) * c->ticks_per_cycle;
+}
+
+static void set_axis(wave_timeline *t)
+{
+	t->realtime = all_clocked(t);
+	for (size_t i = 0; i < t->n_waves; i++) {
+		double a = axis(t, t->tracks[t->waves[i].track].se, t->waves[i].begin);
+		if (i == 0 || a < t->origin)
+			t->origin = a;
+	}
+}
+
+double wave_timeline_us(const wave_timeline *t, int64_t se, int64_t cycles)
+{
+	double v = axis(t, se, cycles) - t->origin;
+	return t->realtime ? v * 1e6 / (double)t->rt_frequency : v / 1000.0;
+}
+
+void wave_timeline_release(wave_timeline *t)
+{
+	for (size_t i = 0; i < t->n_hot; i++) {
+		free(t->hot[i].isa);
+		free(t->hot[i].source);
+	}
+	free(t->hot);
+	free(t->tracks);
+	free(t->waves);
+	free(t->states);
+	free(t->insts);
+	free(t->clocks);
+	free(t->kernel);
+	memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,80 @@
+/* The per-wave timeline of one ATT dispatch, for trace viewers (Perfetto, chrome://tracing):
+ * every traced wave's state segments (rocprofv3 wave files' `timeline`: IDLE, EXEC, WAIT,
+ * STALL) on a track per shader engine / CU / SIMD / slot, and the issue of the instructions of
+ * the N hottest code lines on a companion track. Times are shader cycles of each SE; with
+ * realtime.json they convert to one common realtime axis (docs/bubbles.md#timeline), without
+ * it every SE keeps its own cycle counter and the timeline says so.
+ *
+ * Ownership: wave_timeline owns its arrays and strings (wave_timeline_release). */
+#ifndef FLYPROF_CORE_AMD_WAVE_TIMELINE_H
+#define FLYPROF_CORE_AMD_WAVE_TIMELINE_H
+
+#include "base/err.h"
+#include "model/trace.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct tl_track {
+	int64_t se, cu, simd, slot;
+} tl_track;
+
+typedef struct tl_wave {
+	size_t track;
+	int64_t id, begin, end; /* cycles of the wave's SE */
+	size_t first_state, n_states;
+	size_t first_inst, n_insts;
+} tl_wave;
+
+typedef struct tl_state {
+	int64_t begin, cycles;
+	int state; /* rocprofv3 wave state: 1 IDLE, 2 EXEC, 3 WAIT, 4 STALL (0 EMPTY kept too) */
+} tl_state;
+
+typedef struct tl_inst {
+	int64_t begin, cycles, stall;
+	size_t hot; /* index into wave_timeline.hot */
+} tl_inst;
+
+typedef struct tl_hot_line {
+	int64_t code_line;
+	char *isa, *source; /* owned */
+	int64_t stall;
+} tl_hot_line;
+
+/* Converts one SE's cycles to realtime ticks: rt = rt0 + (cycles - gfx0) * ticks_per_cycle. */
+typedef struct tl_clock {
+	int64_t se, gfx0, rt0;
+	double ticks_per_cycle;
+} tl_clock;
+
+typedef struct wave_timeline {
+	tl_track *tracks;
+	size_t n_tracks;
+	tl_wave *waves;
+	size_t n_waves;
+	tl_state *states;
+	size_t n_states, cap_states;
+	tl_inst *insts;
+	size_t n_insts, cap_insts;
+	tl_hot_line *hot;
+	size_t n_hot;
+	tl_clock *clocks; /* one per SE of realtime.json with two distinct pairs */
+	size_t n_clocks;
+	int64_t rt_frequency; /* realtime clock Hz, 0 without realtime.json */
+	char *kernel;	      /* owned, may be NULL */
+	int realtime;	      /* every SE with waves has a clock: one realtime axis */
+	double origin;	      /* the earliest wave start on that axis */
+} wave_timeline;
+
+/* Builds the timeline of dispatch directory `dir` (its code.json gives the hot lines: the
+ * `top_lines` instructions with the most stall). Returns 0 or -1 with e set (BAD_INPUT for a
+ * malformed wave file, NO_ARTIFACT when the directory has no wave file). */
+int wave_timeline_build(const char *dir, size_t top_lines, wave_timeline *t, fp_err *e);
+void wave_timeline_release(wave_timeline *t);
+/* Microseconds since the earliest wave start for a cycle count of SE `se`, on the realtime
+ * axis when a clock exists for that SE, else (cycles - first cycle) / 1000 (1 cycle shown as
+ * 1 ns). */
+double wave_timeline_us(const wave_timeline *t, int64_t se, int64_t cycles);
+
+#endif
