@@ -10,6 +10,7 @@
 #include "base/xalloc.h"
 #include "core/analysis/srcmap.h"
 #include "out/flame.h"
+#include "out/flame_svg.h"
 #include "base/json/json_write.h"
 #include "read/amd/codeobj_load.h"
 #include "read/amd/snapshots.h"
@@ -36,6 +37,8 @@ const opt_spec map_opts[] = {
      "weight of the folded stacks"},
     {"speedscope", 0, OPT_STR, "FILE", NULL, NULL, 0,
      "write a speedscope JSON profile (stall and latency profiles)"},
+    {"svg", 0, OPT_STR, "FILE", NULL, NULL, 0,
+     "write a flame graph as a self-contained SVG (weight from --folded-weight)"},
     {"code-object", 0, OPT_STR, "PATH", NULL, NULL, 0,
      "list the kernels, resources and address -> file:line table of an AMDGPU code object "
      "(no --bundle needed)"},
@@ -95,15 +98,17 @@ static size_t inst_stack(const trace_inst *in, flame_frame *st, char names[][256
 	return k;
 }
 
+/* Every stack starts at the kernel, so stacks of several kernels never merge. */
 static void fill_flame(flame *f, const trace_dispatch *d, int by_latency)
 {
 	static char names[2 * SRCMAP_MAX_FRAMES + 2][256];
-	flame_frame st[SRCMAP_MAX_FRAMES + 2];
+	flame_frame st[SRCMAP_MAX_FRAMES + 3];
+	st[0] = (flame_frame){d->kernel ? d->kernel : "<kernel>", NULL, 0};
 	for (size_t i = 0; i < d->n_insts; i++) {
 		const trace_inst *in = &d->insts[i];
 		if (in->is_label)
 			continue;
-		size_t n = inst_stack(in, st, names);
+		size_t n = 1 + inst_stack(in, st + 1, names);
 		flame_add(f, st, n, by_latency ? in->latency : in->stall);
 	}
 }
@@ -235,14 +240,42 @@ static void add_sources(cmd_ctx *ctx, analysis_input *in, jv *data)
 			 "no code object with .debug_line was found beside the trace");
 }
 
+static int write_svg(cmd_ctx *ctx, const trace_dispatch *d, const char *path, jv *out)
+{
+	const char *w = opts_str(&ctx->opts, "folded-weight");
+	int lat = w && strcmp(w, "latency") == 0;
+	flame f;
+	char unit[64], title[512];
+	snprintf(unit, sizeof unit, "%s %s", lat ? "latency" : "stall", d->unit);
+	snprintf(title, sizeof title, "%s: %s by source line and class",
+		 d->kernel ? d->kernel : "kernel", unit);
+	flame_init(&f, unit, "none");
+	fill_flame(&f, d, lat);
+	strbuf sb = STRBUF_INIT;
+	flame_svg(&f, title, unit, &sb);
+	int rc = file_write_atomic(path, sb.buf, sb.len, &ctx->err);
+	jv *o = jv_set(out, "svg", jv_object());
+	char *abs = path_abs(path);
+	jv_set_str(o, "path", abs ? abs : path);
+	jv_set_str(o, "weight", lat ? "latency" : "stall");
+	jv_set_int(o, "total", flame_total(&f));
+	free(abs);
+	sb_release(&sb);
+	flame_release(&f);
+	return rc;
+}
+
 static int write_flames(cmd_ctx *ctx, const trace_dispatch *d, jv *data)
 {
 	const char *folded = opts_str(&ctx->opts, "folded");
 	const char *ss = opts_str(&ctx->opts, "speedscope");
-	if (!folded && !ss)
+	const char *svg = opts_str(&ctx->opts, "svg");
+	if (!folded && !ss && !svg)
 		return 0;
 	jv *fl = jv_set(data, "flame", jv_object());
-	jv_set_str(fl, "stack", "file;line;...;class (outermost frame first)");
+	jv_set_str(fl, "stack", "kernel;file;line;...;class (outermost frame first)");
+	if (svg && write_svg(ctx, d, svg, fl) != 0)
+		return -1;
 	if (folded && write_folded(ctx, d, folded, fl) != 0)
 		return -1;
 	if (ss && write_speedscope(ctx, d, ss, fl) != 0)

@@ -36,7 +36,15 @@ else
 	fly "map writes flame graphs" 0 map --bundle "$SM" --format json --folded "$E2E_TMP/sm.folded" \
 		--folded-weight latency --speedscope "$E2E_TMP/sm.speedscope.json"
 	expect "folded latency sums to total latency" "$(awk '{ s += $NF } END { print s }' "$E2E_TMP/sm.folded")" "$(field data.totals.latency)"
-	expect "folded stack shape" "$(grep -c '^/sgl-workspace/FlyDSL-lab/kernels/softmax_kernel.py;softmax_kernel.py:186;vmem_issue ' "$E2E_TMP/sm.folded")" "1"
+	expect "folded stack shape (kernel root first)" "$(grep -c '^softmax_kernel_0;/sgl-workspace/FlyDSL-lab/kernels/softmax_kernel.py;softmax_kernel.py:186;vmem_issue ' "$E2E_TMP/sm.folded")" "1"
+	expect "every folded stack starts at the kernel" "$(grep -vc '^softmax_kernel_0;' "$E2E_TMP/sm.folded")" "0"
+	fly "map --svg" 0 map --bundle "$SM" --format json --svg "$E2E_TMP/sm.svg"
+	total=$(field data.totals.stall)
+	expect "svg: an SVG document" "$(head -2 "$E2E_TMP/sm.svg" | grep -c '<svg xmlns="http://www.w3.org/2000/svg"')" 1
+	expect "svg: root frame holds the total stall" "$(grep -c "<title>all ($total stall cycles, 100.00% of all)" "$E2E_TMP/sm.svg")" 1
+	expect "svg: kernel frame holds it too" "$(grep -c "<title>softmax_kernel_0 ($total stall cycles, 100.00% of all)" "$E2E_TMP/sm.svg")" 1
+	expect "svg: balanced groups" "$(grep -c '<g>' "$E2E_TMP/sm.svg")" "$(grep -c '</g>' "$E2E_TMP/sm.svg")"
+	expect "svg: envelope names it" "$(field data.flame.svg.total)" "$total"
 	expect "speedscope schema" "$("$JCHECK" get "$E2E_TMP/sm.speedscope.json" '$schema')" "https://www.speedscope.app/file-format-schema.json"
 	expect "speedscope latency profile" "$("$JCHECK" get "$E2E_TMP/sm.speedscope.json" profiles.1.endValue)" "$(field data.totals.latency)"
 
