@@ -73,7 +73,8 @@ static void build(const flame *f, tree *t)
 	sort_flame = f;
 	sort_tree = t;
 	for (size_t i = 0; i < t->n; i++)
-		qsort(t->v[i].kids, t->v[i].n_kids, sizeof(size_t), by_name);
+		if (t->v[i].n_kids > 1) /* leaves have no array: qsort(NULL, 0) is undefined */
+			qsort(t->v[i].kids, t->v[i].n_kids, sizeof(size_t), by_name);
 }
 
 static void xml_text(strbuf *o, const char *s)

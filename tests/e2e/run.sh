@@ -32,8 +32,12 @@ normalise() {
 	printf '%s' "$s"
 }
 
+# E2E_ONLY=t_map (a script name without .sh, or "golden") runs just that part while working
+# on one area; the full suite is what CI runs.
+ONLY=${E2E_ONLY:-}
 for dir in "$ROOT"/tests/golden/*/; do
 	[ -f "$dir/args" ] || continue
+	[ -n "$ONLY" ] && [ "$ONLY" != golden ] && continue
 	name="golden/$(basename "$dir")"
 	if grep -q '${CORPUS}' "$dir/args" && [ -z "$CORPUS" ]; then
 		echo "ok - $name # SKIP FLYPROF_CORPUS not set"
@@ -71,6 +75,7 @@ done
 
 for t in "$ROOT"/tests/e2e/t_*.sh; do
 	[ -f "$t" ] || continue
+	[ -n "$ONLY" ] && [ "$ONLY" != "$(basename "$t" .sh)" ] && continue
 	echo "# $(basename "$t")"
 	source "$t"
 done
