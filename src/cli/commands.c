@@ -62,6 +62,8 @@ const command commands[] = {
      "kernel", run_opts, "the full pipeline on one kernel"},
     {"diff", cmd_diff, CMD_ANALYSIS_OPTS, NULL, diff_opts,
      "two bundles: per-class deltas, verdict on the targeted bubble, optional CI gate"},
+    {"ledger", cmd_ledger, 0, "action", ledger_opts,
+     "a task's optimisation rounds: append one, list them, or summarise what was kept"},
 };
 
 const size_t commands_count = sizeof commands / sizeof commands[0];

@@ -15,7 +15,8 @@
 	X(report)                                                                                  \
 	X(bundle)                                                                                  \
 	X(run)                                                                                     \
-	X(diff)
+	X(diff)                                                                                    \
+	X(ledger)
 
 #define X(name)                                                                                    \
 	int cmd_##name(cmd_ctx *ctx);                                                              \
