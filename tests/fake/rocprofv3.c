@@ -94,7 +94,8 @@ static void log_invocation(int argc, char **argv)
 	jv_set_str(o, "cwd", getcwd(cwd, sizeof cwd) ? cwd : "?");
 	jv *env = jv_set(o, "env", jv_object());
 	for (char **e = environ; *e; e++) {
-		static const char *const keep[] = {"HIP_", "FLYDSL_", "ROCDSL_", "PYTHONPATH=", NULL};
+		static const char *const keep[] = {"HIP_", "FLYDSL_", "ROCDSL_",
+						   "PYTHONPATH=", NULL};
 		for (size_t k = 0; keep[k]; k++)
 			if (strncmp(*e, keep[k], strlen(keep[k])) == 0) {
 				const char *eq = strchr(*e, '=');
@@ -344,8 +345,9 @@ static void empty_shell(const char *dir)
 	static const char *const files[][2] = {
 	    {"code.json", "{\"code\":null}"},
 	    {"occupancy.json", "{\"0\":\"0 / 0x0\"}"},
-	    {"filenames.json", "{\"counter_names\":[],\"gfxip\":9,\"gfxv\":\"vega\","
-			       "\"global_begin_time\":0,\"version\":\"3.0.0\",\"wave_filenames\":{}}"},
+	    {"filenames.json",
+	     "{\"counter_names\":[],\"gfxip\":9,\"gfxv\":\"vega\","
+	     "\"global_begin_time\":0,\"version\":\"3.0.0\",\"wave_filenames\":{}}"},
 	};
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		char *p = path_join(dir, files[i][0]);
@@ -357,8 +359,9 @@ static void empty_shell(const char *dir)
 static void do_att(const job *j, const char *kdir, const char *rec)
 {
 	if (mode_is("nodecoder", "att") || (j->lib_path && !file_is_dir(j->lib_path))) {
-		fprintf(stderr, "rocprofv3: fatal error: rocprof-trace-decoder library path not found "
-				"in ['%s', '/opt/rocm/lib']\n",
+		fprintf(stderr,
+			"rocprofv3: fatal error: rocprof-trace-decoder library path not found "
+			"in ['%s', '/opt/rocm/lib']\n",
 			j->lib_path ? j->lib_path : "");
 		exit(1);
 	}
@@ -405,9 +408,9 @@ static double lane_bytes(const char *op)
 	static const struct {
 		const char *suffix;
 		double bytes;
-	} w[] = {{"dwordx4", 16}, {"dwordx3", 12}, {"dwordx2", 8}, {"b128", 16}, {"b96", 12},
-		 {"b64", 8},	  {"dword", 4},	   {"b32", 4},	   {"short", 2}, {"b16", 2},
-		 {"byte", 1},	  {"b8", 1}};
+	} w[] = {{"dwordx4", 16}, {"dwordx3", 12}, {"dwordx2", 8}, {"b128", 16},
+		 {"b96", 12},	  {"b64", 8},	   {"dword", 4},   {"b32", 4},
+		 {"short", 2},	  {"b16", 2},	   {"byte", 1},	   {"b8", 1}};
 	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
 		if (strstr(op, w[i].suffix))
 			return w[i].bytes;
@@ -442,7 +445,8 @@ static void build_model(const char *kdir, const char *rec, model *m)
 				m->valu += h2;
 			else if (strncmp(op, "ds_", 3) == 0)
 				m->lds += h2;
-			else if (strncmp(op, "s_load", 6) == 0 || strncmp(op, "s_buffer_load", 13) == 0)
+			else if (strncmp(op, "s_load", 6) == 0 ||
+				 strncmp(op, "s_buffer_load", 13) == 0)
 				m->smem += h2;
 			else if (op[0] == 's' && op[1] == '_')
 				m->salu += h2;
@@ -542,12 +546,13 @@ static void do_pmc(const job *j, const char *kdir, const char *rec)
 			strbuf q = STRBUF_INIT; /* the name as CSV text: doubled quotes */
 			for (const char *p = d[i].name; *p; p++)
 				sb_adds(&q, *p == '"' ? "\"\"" : (char[]){*p, 0});
-			sb_addf(&sb,
-				"%lld,%lld,\"Agent 2\",1,%d,%d,%.0f,%lld,\"%s\",256,0,0,0,0,0,\"%s\","
-				"%.6f,%.0f,%.0f\n",
-				d[i].id, d[i].id, (int)getpid(), (int)getpid(), d[i].grid,
-				d[i].kernel_id, sb_str(&q), cn, counter_value(&m, &d[i], cn),
-				d[i].start, d[i].end);
+			sb_addf(
+			    &sb,
+			    "%lld,%lld,\"Agent 2\",1,%d,%d,%.0f,%lld,\"%s\",256,0,0,0,0,0,\"%s\","
+			    "%.6f,%.0f,%.0f\n",
+			    d[i].id, d[i].id, (int)getpid(), (int)getpid(), d[i].grid,
+			    d[i].kernel_id, sb_str(&q), cn, counter_value(&m, &d[i], cn),
+			    d[i].start, d[i].end);
 			sb_release(&q);
 		}
 		free(d[i].name);
@@ -623,8 +628,9 @@ static char *recording_for(char **app, int napp)
 		if (l < 3 || strcmp(app[i] + l - 3, ".py") != 0)
 			continue;
 		if (!file_is_reg(app[i])) {
-			fprintf(stderr, "python3: can't open file '%s': [Errno 2] No such file or "
-					"directory\n",
+			fprintf(stderr,
+				"python3: can't open file '%s': [Errno 2] No such file or "
+				"directory\n",
 				app[i]);
 			fprintf(stderr, "rocprofv3: fatal error: application exited with code 2\n");
 			exit(2);
