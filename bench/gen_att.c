@@ -1,9 +1,10 @@
 /* gen_att: writes a synthetic ATT dispatch in the real rocprofv3 ui_output format, of any
  * size, for benchmarks and demos. Everything it writes is consistent with itself the way the
- * decoder's output is: code.json's Hit/Latency/Stall/Idle are the §3.4 sums over the wave files,
- * waitcnt lists name the loads each wait covers, occupancy/filenames/realtime match the waves,
- * and wstates<k>.json are the exact step functions of the timelines (written when the trace
- * has at most --wstates-max records; beyond that they are omitted and said so on stderr).
+ * decoder's output is: code.json's Hit/Latency/Stall/Idle are the sums of
+ * docs/facts-rocprofv3.md#metric-semantics over the wave files, waitcnt lists name the loads each
+ * wait covers, occupancy/filenames/realtime match the waves, and wstates<k>.json are the exact step
+ * functions of the timelines (written when the trace has at most --wstates-max records; beyond that
+ * they are omitted and said so on stderr).
  *
  *   gen_att --out DIR [--raw] [--waves N] [--iters K | --size-mb MB] [--seed S]
  *

@@ -43,7 +43,7 @@ enum gk_kind {
 
 typedef struct gk_inst {
 	const char *isa;
-	int cat;  /* decoder category (rocprofv3.md §3.5) */
+	int cat;  /* decoder category (docs/facts-rocprofv3.md#categories) */
 	int line; /* source line in GK_SRC, 0 = no source */
 	int kind;
 	int prod[3]; /* producer code lines of a wait, 0-terminated */
@@ -196,7 +196,7 @@ static void gk_timing(uint64_t *s, int l, int last_iter, int64_t *stall, int64_t
 	if (gk_code[l].kind >= GK_WAIT_LGKM0 && gk_code[l].kind <= GK_WAIT_BOTH) {
 		if (*stall < 4)
 			*stall = 4;
-		*issue = 0; /* a wait's whole duration is stall (rocprofv3.md §3.4) */
+		*issue = 0; /* a wait's whole duration is stall (docs/facts-rocprofv3.md#metric-semantics) */
 	}
 }
 
@@ -228,7 +228,7 @@ static void gk_seg(gk_wave_buf *b, seg_list *segs, int state, int64_t t, int64_t
 	}
 }
 
-/* One executed instruction: record, stats (§3.4), timeline, waitcnt entry. */
+/* One executed instruction: record, stats (docs/facts-rocprofv3.md#metric-semantics), timeline, waitcnt entry. */
 static void gk_exec(gk_wave_buf *b, uint64_t *s, int l, int last, int64_t *prev, line_stat *st,
 		    seg_list *segs)
 {
@@ -321,7 +321,7 @@ static int64_t gk_wave(strbuf *sb, wave_pos *p, int iters, uint64_t seed, line_s
 	int64_t prev = p->begin, n = 0;
 	gk_seg(&b, segs, 1, prev, 28); /* launch: the first instruction comes 28 cycles in, */
 	prev += 28;
-	st[1].idle += 28; /* which §3.4 counts as its idle (prev_end starts at wave.begin) */
+	st[1].idle += 28; /* which docs/facts-rocprofv3.md#metric-semantics counts as idle (prev_end starts at wave.begin) */
 	for (int l = 1; l < GK_LOOP_FIRST; l++, n++)
 		gk_exec(&b, &s, l, 0, &prev, st, segs);
 	for (int it = 0; it < iters; it++)

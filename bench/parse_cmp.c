@@ -2,8 +2,8 @@
  * thread each, files read once into memory first (so only parsing is timed).
  *   parse_cmp DISPATCH_DIR  ->  one line per phase: files, MB, seconds, MB/s (reading the
  *   files, then the generic parser, then the scanner, each over the same bytes)
- * DESIGN §4.1 accepts a hand-written scanner on the hot path only if it is measured faster
- * than the library; this prints that measurement. */
+ * docs/architecture.md#json-hot-path accepts a hand-written scanner on the hot path only if it is
+ * measured faster than the library; this prints that measurement. */
 #include "base/fileio.h"
 #include "base/xalloc.h"
 #include "core/amd/dispatch_select.h"

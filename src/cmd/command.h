@@ -57,7 +57,7 @@ extern const command commands[];
 extern const size_t commands_count;
 const command *command_find(const char *name);
 
-/* Universal options every command takes, and the option groups of DESIGN §2.1. */
+/* Universal options every command takes, and the option groups of docs/architecture.md#commands. */
 extern const opt_spec universal_opts[];
 extern const opt_spec profiler_opts[];
 extern const opt_spec analysis_opts[];

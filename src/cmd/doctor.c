@@ -61,7 +61,7 @@ static void blocker(jv *list, err_code code, const char *fmt, ...)
 	sb_release(&sb);
 }
 
-/* rocprofv3 >= 1.0.0 (ROCm 7.0) is the first with ATT (rocprofv3.md §0). */
+/* rocprofv3 >= 1.0.0 (ROCm 7.0) is the first with ATT (docs/facts-rocprofv3.md#versions). */
 static int version_has_att(const char *v)
 {
 	return v && atoi(v) >= 1;

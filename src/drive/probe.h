@@ -60,7 +60,7 @@ void probe_ncu(probe_tool *t, double timeout_s);
 /* librocprof-trace-decoder.so* in FLYPROF_DECODER_PATH (colon-separated), then
  * ROCPROF_ATT_LIBRARY_PATH, LD_LIBRARY_PATH, $ROCM_PATH/lib, /opt/rocm/lib (each directory
  * itself, not recursively; the rocprofv3 wrapper's own search is recursive but may walk the
- * whole file system, rocprofv3.md §1). */
+ * whole file system, docs/facts-rocprofv3.md#decoder-search). */
 void probe_decoder_find(probe_decoder *d);
 /* Checks <worktree>/build-fly/python_packages{,/flydsl,/flydsl/_mlir}. worktree may be NULL. */
 void probe_build_tree(probe_build *b, const char *worktree);

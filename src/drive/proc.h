@@ -1,4 +1,4 @@
-/* The process runner: the one way flyprof runs an external program (DESIGN §3 layer 5).
+/* The process runner: the one way flyprof runs an external program (docs/architecture.md#drivers).
  *
  * - argv vectors only, never a shell string; argv[0] without a '/' is looked up on PATH
  *   (proc_which) before anything is forked, so "not installed" is a result, not an error.

@@ -1,6 +1,6 @@
 /* NVIDIA stall reasons -> native and normalised classes (ncu_taxonomy.h). Meanings are
  * paraphrased from the Nsight Compute Profiling Guide (warp stall reasons) as summarised in
- * docs/reference/peers-and-formats.md §1.1; the normalised class is the AMD class family that
+ * docs/facts-nvidia.md#stall-reasons; the normalised class is the AMD class family that
  * the same hardware situation lands in (taxonomy.h), so a cross-vendor report compares like
  * with like. */
 #include "model/ncu_taxonomy.h"

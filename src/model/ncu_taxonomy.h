@@ -1,6 +1,7 @@
-/* The NVIDIA stall taxonomy (DESIGN §4.2.4): Nsight Compute warp-stall reasons as native
- * NVIDIA classes, and their normalised cross-vendor classes (the tax_norm names shared with
- * the AMD taxonomy, src/model/taxonomy.h), so `report` and `diff` read both vendors alike.
+/* The NVIDIA stall taxonomy (docs/architecture.md#decision-classes): Nsight Compute warp-stall
+ * reasons as native NVIDIA classes, and their normalised cross-vendor classes (the tax_norm names
+ * shared with the AMD taxonomy, src/model/taxonomy.h), so `report` and `diff` read both vendors
+ * alike.
  *
  * A native class is named by the stall reason's metric suffix
  * (smsp__pcsamp_warps_issue_stalled_<name>, e.g. "long_scoreboard"); the source-page CSV

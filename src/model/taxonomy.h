@@ -1,10 +1,12 @@
 /* The stall taxonomy: native AMD instruction classes, the normalised cross-vendor classes and
- * the producer types used by wait attribution (DESIGN §4.2.4; docs/bubbles.md has the table).
+ * the producer types used by wait attribution (docs/architecture.md#decision-classes;
+ * docs/bubbles.md has the table).
  *
- * A class is decided from the ISA text and the decoder category (rocprofv3.md §3.5) in this
- * order: waits (s_waitcnt*, s_wait_*) -> *_wait; s_barrier* -> barrier; v_mfma/v_smfma ->
- * mfma (the decoder reports MFMA as VALU); s_nop/s_sleep -> nop; then the decoder category
- * when the trace has one for the instruction; else the opcode text. Pure functions, no state. */
+ * A class is decided from the ISA text and the decoder category
+ * (docs/facts-rocprofv3.md#categories) in this order: waits (s_waitcnt*, s_wait_*) -> *_wait;
+ * s_barrier* -> barrier; v_mfma/v_smfma -> mfma (the decoder reports MFMA as VALU); s_nop/s_sleep
+ * -> nop; then the decoder category when the trace has one for the instruction; else the opcode
+ * text. Pure functions, no state. */
 #ifndef FLYPROF_CORE_TAXONOMY_H
 #define FLYPROF_CORE_TAXONOMY_H
 

@@ -1,4 +1,4 @@
-/* The vendor-neutral trace model (DESIGN §3, layer 3): one analysed kernel dispatch.
+/* The vendor-neutral trace model (docs/architecture.md#layers): one analysed kernel dispatch.
  *
  * Readers (src/read/att_*.c for rocprofv3 ATT, later ncu for NVIDIA) fill it; analyses
  * (taxonomy, hotspots, wait attribution, occupancy, source mapping, rules) read it.
@@ -10,7 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Decoder instruction categories (rocprofv3.md §3.5); TRACE_CAT_UNKNOWN when never seen. */
+/* Decoder instruction categories (docs/facts-rocprofv3.md#categories); TRACE_CAT_UNKNOWN when never
+ * seen. */
 enum trace_category {
 	TRACE_CAT_NONE = 0,
 	TRACE_CAT_SMEM = 1,

@@ -1,4 +1,4 @@
-/* The envelope: the one JSON object a command prints (DESIGN §2.2). */
+/* The envelope: the one JSON object a command prints (docs/architecture.md#envelope). */
 #ifndef FLYPROF_OUT_ENVELOPE_H
 #define FLYPROF_OUT_ENVELOPE_H
 

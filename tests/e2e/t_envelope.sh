@@ -1,4 +1,4 @@
-# The envelope contract (DESIGN §2.2): one JSON object on stdout for every invocation, exit
+# The envelope contract (docs/architecture.md#envelope): one JSON object on stdout for every invocation, exit
 # status bound to error.code, nothing written outside --bundle/--out.
 cd "$E2E_TMP" || exit 1
 fly "no command is USAGE" 64

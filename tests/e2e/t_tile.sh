@@ -1,4 +1,4 @@
-# `tile` (issue #2 item 7): LDS/occupancy figures agree with docs/reference/hardware.md, typed
+# `tile` (issue #2 item 7): LDS/occupancy figures agree with docs/facts-hardware.md, typed
 # errors for bad shapes/dtypes/archs, and tile.json written only into --out or a flyprof bundle.
 T="$E2E_TMP/work/tile"
 rm -rf "$T" && mkdir -p "$T"

@@ -1,6 +1,7 @@
 /* The analysis math on hand-built inputs with hand-computed answers: classification, the wait
  * split, observed occupancy, and a tiny dispatch directory run end to end through bubbles
- * (idle/stall semantics of rocprofv3.md §3.4, wait attribution, wave states, --detail). */
+ * (idle/stall semantics of docs/facts-rocprofv3.md#metric-semantics, wait attribution, wave states,
+ * --detail). */
 #include "t.h"
 
 #include "base/fileio.h"

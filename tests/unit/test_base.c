@@ -150,7 +150,8 @@ TEST(error_registry_is_consistent)
 		for (size_t k = 0; k < sizeof allowed / sizeof allowed[0]; k++)
 			ok |= err_exit_status((err_code)i) == allowed[k];
 		if (!ok)
-			t_fail(__FILE__, __LINE__, "%s has exit %d outside DESIGN §2.2",
+			t_fail(__FILE__, __LINE__,
+			       "%s has exit %d outside docs/architecture.md#exit-status",
 			       err_name((err_code)i), err_exit_status((err_code)i));
 		CHECK(strlen(err_default_help((err_code)i)) > 10);
 	}

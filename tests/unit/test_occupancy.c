@@ -1,4 +1,5 @@
-/* Theoretical occupancy (src/core/hw/occupancy.c) on hand-computed cases from hardware.md §3. */
+/* Theoretical occupancy (src/core/hw/occupancy.c) on hand-computed cases from
+ * docs/facts-hardware.md#occupancy. */
 #include "t.h"
 
 #include "core/hw/occupancy.h"
@@ -43,8 +44,8 @@ TEST(occ_vgpr_alloc_granules)
 	CHECK_INT(occ_lds_alloc(spec("h100"), 0), 1024); /* the 1 KB per-block reservation */
 }
 
-/* hardware.md §3 worked example: gfx950, 256 threads, 128 VGPRs, 64 KiB LDS -> LDS-bound,
- * 2 WGs, 2 waves per SIMD; the same kernel on gfx942 fits one WG. */
+/* docs/facts-hardware.md#occupancy worked example: gfx950, 256 threads, 128 VGPRs, 64 KiB LDS
+ * -> LDS-bound, 2 WGs, 2 waves per SIMD; the same kernel on gfx942 fits one WG. */
 TEST(occ_worked_example_lds_bound)
 {
 	trace_resources r = res(128, 0, 40, 65536, 256);
@@ -63,7 +64,8 @@ TEST(occ_worked_example_lds_bound)
 	CHECK_INT(o.waves_per_simd, 1);
 }
 
-/* hardware.md §3: gfx942, 256 threads, arch 128 + acc 128 = 256 -> 2 waves/SIMD, 2 WGs. */
+/* docs/facts-hardware.md#occupancy: gfx942, 256 threads, arch 128 + acc 128 = 256 ->
+ * 2 waves/SIMD, 2 WGs. */
 TEST(occ_agpr_shares_the_file)
 {
 	trace_resources r = res(128, 128, 40, 0, 256);
@@ -78,7 +80,8 @@ TEST(occ_agpr_shares_the_file)
 
 TEST(occ_table_of_vgpr_steps)
 {
-	/* V -> waves/SIMD from hardware.md §3 item 2, single-wave WGs so only VGPRs bind. */
+	/* V -> waves/SIMD from docs/facts-hardware.md#occupancy, single-wave WGs so only VGPRs
+	 * bind. */
 	int cases[][2] = {{64, 8},  {72, 7},  {80, 6},	{96, 5}, {102, 4},
 			  {128, 4}, {168, 3}, {256, 2}, {512, 1}};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -151,8 +154,9 @@ TEST(occ_unknowns_make_an_upper_bound)
 	CHECK(o.why != NULL);
 }
 
-/* NVIDIA rule (hardware.md §3): 256 threads (8 warps), 128 regs -> 4096 regs/warp -> 16 warps
- * -> 2 blocks; 48 KiB smem -> 50176 B/block -> 4 blocks; registers bind at 16 warps = 25%. */
+/* NVIDIA rule (docs/facts-nvidia.md#sm90-occupancy): 256 threads (8 warps), 128 regs ->
+ * 4096 regs/warp -> 16 warps -> 2 blocks; 48 KiB smem -> 50176 B/block -> 4 blocks; registers
+ * bind at 16 warps = 25%. */
 TEST(occ_nvidia_h100)
 {
 	trace_resources r = {128, -1, -1, 49152, 0, 256, 32, 0, "test"};

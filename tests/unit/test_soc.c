@@ -1,5 +1,6 @@
 /* SoC tables (src/core/hw/soc.c): the embedded data/soc.json against hand-checked values of
- * docs/reference/hardware.md, lookups and aliases, and rejection of malformed tables. */
+ * docs/facts-hardware.md and docs/facts-nvidia.md, lookups and aliases, and rejection of
+ * malformed tables. */
 #include "t.h"
 
 #include "base/err.h"
@@ -49,21 +50,23 @@ TEST(soc_per_cu_numbers_match_hardware_md)
 	CHECK_INT(b->cus, 256);
 	CHECK_INT(a->lds_per_cu, 65536);
 	CHECK_INT(b->lds_per_cu, 163840);
-	CHECK_INT(a->lds_granule, 512);	   /* §2: 128 dwords */
-	CHECK_INT(b->lds_granule, 1280);   /* §2: 320 dwords, not 512 (§11 item 6) */
-	CHECK_INT(a->vgprs_per_lane, 512); /* unified on gfx942 too (§11 item 1) */
+	/* The prior tool had both of these wrong: docs/facts-hardware.md#prior-tool-errors. */
+	CHECK_INT(a->lds_granule, 512);	   /* 128 dwords */
+	CHECK_INT(b->lds_granule, 1280);   /* 320 dwords, not 512 */
+	CHECK_INT(a->vgprs_per_lane, 512); /* unified on gfx942 too */
 	CHECK_INT(b->vgpr_granule, 8);
 	CHECK_INT(a->max_waves_per_simd, 8);
 	CHECK_INT(b->max_waves_per_cu, 32);
 	CHECK_INT(b->lds_banks, 64);
 	CHECK_INT(a->lds_banks, 32);
 	CHECK_STR(soc_ref(b, "lds_granule"),
-		  "hardware.md §2 LDS allocation granularity 320 dwords = 1280 B [V]");
-	CHECK(strstr(soc_ref(b, "cus"), "hardware.md §1") != NULL);
+		  "docs/facts-hardware.md#lds LDS allocation granularity 320 dwords = 1280 B [V]");
+	CHECK(strstr(soc_ref(b, "cus"), "docs/facts-hardware.md#products") != NULL);
 	soc_table_free(t);
 }
 
-/* Peaks in TFLOP/s and ridge points from hardware.md §4b/§4c. */
+/* Peaks in TFLOP/s and ridge points from docs/facts-hardware.md#peak-tflops and
+ * docs/facts-hardware.md#ridge. */
 TEST(soc_peaks_and_ridges)
 {
 	soc_table *t = load();
@@ -95,7 +98,7 @@ TEST(soc_peaks_and_ridges)
 		if (cases[i].ridge > 0)
 			CHECK_NEAR(soc_ridge(s, r), cases[i].ridge, 0.1);
 	}
-	/* Units that do not exist (hardware.md §4a, §11 items 2-3). */
+	/* Units that do not exist (docs/facts-hardware.md#flops-per-clock, #prior-tool-errors). */
 	CHECK(soc_matrix_rate(soc_lookup(t, "gfx950"), "tf32") == NULL);
 	CHECK(soc_matrix_rate(soc_lookup(t, "gfx942"), "fp4") == NULL);
 	CHECK(soc_matrix_rate(soc_lookup(t, "gfx942"), "fp6") == NULL);
@@ -203,7 +206,10 @@ TEST(soc_rejects_malformed_tables)
 	fp_err_clear(&e);
 }
 
-/* Traceability (DESIGN §4.2.9): every number of every entry cites a hardware.md section. */
+/* Traceability (docs/architecture.md#decision-hw-tables): every number of every entry cites an
+ * anchor of a facts file under docs/. */
+#define HW_FACTS "docs/facts-hardware.md#"
+#define NV_FACTS "docs/facts-nvidia.md#"
 static int refs_cite_hardware_md(const jv *obj)
 {
 	int bad = 0;
@@ -211,7 +217,8 @@ static int refs_cite_hardware_md(const jv *obj)
 		const jv *f = obj->v.obj.vals[i];
 		if (f->type == JV_OBJECT && jv_get(f, "v")) {
 			const char *ref = jv_string(jv_get(f, "ref"));
-			if (!ref || strncmp(ref, "hardware.md §", strlen("hardware.md §")) != 0) {
+			if (!ref || (strncmp(ref, HW_FACTS, strlen(HW_FACTS)) != 0 &&
+				     strncmp(ref, NV_FACTS, strlen(NV_FACTS)) != 0)) {
 				t_fail(__FILE__, __LINE__, "%s: ref '%s'", obj->v.obj.keys[i],
 				       ref ? ref : "(none)");
 				bad++;

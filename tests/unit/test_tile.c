@@ -140,7 +140,7 @@ TEST(tile_rejections_and_grid_tail)
 	CHECK_STR(t.grid_verdict, "tail");
 	CHECK_INT(t.tail_tiles, 128);
 	CHECK_NEAR(t.balance, 0.9, 1e-9);
-	/* No TF32 unit on gfx950 (hardware.md §11 item 3). */
+	/* No TF32 unit on gfx950 (docs/facts-hardware.md#prior-tool-errors). */
 	p = problem(4096, 4096, 4096, "tf32");
 	CHECK_INT(tile_evaluate(spec("gfx950"), &p, 128, 128, 64, &t, &e), -1);
 	CHECK_INT(e.code, ERR_BAD_ARGS);

@@ -240,7 +240,7 @@ static jv *totals_json(const bub *b)
 	return t;
 }
 
-/* code.json numbers recomputed from the wave files (rocprofv3.md §3.4). */
+/* code.json numbers recomputed from the wave files (docs/facts-rocprofv3.md#metric-semantics). */
 static jv *wave_check(const bub *b, jv *warnings)
 {
 	int64_t diff[4] = {0}, mism = 0;

@@ -1,5 +1,5 @@
-/* Which ATT dispatch directory an analysis command reads (DESIGN §2.3: "the dispatch that is
- * analysed is the one that is shipped").
+/* Which ATT dispatch directory an analysis command reads (docs/architecture.md#dispatch-selection:
+ * "the dispatch that is analysed is the one that is shipped").
  *
  * Candidates: for a raw dispatch directory, itself; for a flyprof bundle or a capture, every
  * att/<tag>/ui_output_agent_*_dispatch_* directory (att_viewer/<tag>/ is accepted too, and

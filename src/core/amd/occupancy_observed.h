@@ -1,4 +1,5 @@
-/* Observed occupancy from occupancy.json (DESIGN §4.2.1; definition in docs/bubbles.md).
+/* Observed occupancy from occupancy.json (docs/architecture.md#decision-occupancy; definition in
+ * docs/bubbles.md).
  *
  * Events are grouped per (SE, CU) and walked in time order (at equal times, ends before
  * starts, so a wave replaced in the same cycle is not counted twice). A CU's window runs from

@@ -1,4 +1,5 @@
-/* Wait attribution (DESIGN §4.2.3; rule documented in docs/bubbles.md "Waits").
+/* Wait attribution (docs/architecture.md#decision-waits; rule documented in docs/bubbles.md
+ * "Waits").
  *
  * For every wait-count instruction of the trace: the producers its waves' waitcnt lists named
  * (merged over all waves, with how many waves named each), the producers' types (VMEM, FLAT,

@@ -115,7 +115,8 @@ static void fold_insts(worker *k, size_t file)
 	a->records += (int64_t)w->n_insts;
 	for (size_t i = 0; i < w->n_insts; i++) {
 		const att_wave_inst *r = &w->insts[i];
-		if (r->line == 0) { /* pc {0,0}: excluded, prev_end untouched (§3.4) */
+		if (r->line == 0) { /* pc {0,0}: excluded, prev_end untouched
+				       (docs/facts-rocprofv3.md#metric-semantics) */
 			a->unmapped_records++;
 			continue;
 		}

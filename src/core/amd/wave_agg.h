@@ -3,9 +3,9 @@
  * distinct wait/producer pairs, never to the number of records).
  *
  * Per instruction line it recomputes the code.json metrics from the waves with the decoder
- * tool's semantics (rocprofv3.md §3.4: per wave, in file order, prev_end = wave.begin; records
- * on line 0 (unmapped pc) are skipped; Hit += 1, Latency += duration, Stall += stall,
- * Idle += max(time - prev_end, 0), prev_end = max(prev_end, time + duration)), counts the
+ * tool's semantics (docs/facts-rocprofv3.md#metric-semantics: per wave, in file order, prev_end =
+ * wave.begin; records on line 0 (unmapped pc) are skipped; Hit += 1, Latency += duration, Stall +=
+ * stall, Idle += max(time - prev_end, 0), prev_end = max(prev_end, time + duration)), counts the
  * decoder categories seen, and counts the waves whose waitcnt lists name each (wait, producer)
  * pair. Per dispatch it sums timeline cycles per wave state and records the traced CUs.
  *

@@ -62,7 +62,7 @@ typedef struct srcmap_summary {
  * instruction after its label; if its credited line L is shared by a consecutive run of
  * instructions from the entry that contains an `s_load` (the kernarg prologue every AMDGPU
  * kernel starts with), L is flagged. FlyDSL gives that prologue, and every op without a user
- * location, the kernel's decorator line (docs/reference/flydsl.md §2.5), so stall there is
+ * location, the kernel's decorator line (docs/facts-flydsl.md#entry-bucket), so stall there is
  * "entry/unattributed", not a hotspot of that Python line. */
 void srcmap_build(const trace_dispatch *d, srcmap_credit credit, srcmap_summary *out);
 void srcmap_summary_free(srcmap_summary *s);

@@ -1,4 +1,4 @@
-/* The bundle directory: state shared by commands (DESIGN §2.3).
+/* The bundle directory: state shared by commands (docs/architecture.md#bundle-directory).
  *
  * Kinds of input a command may be pointed at with --bundle:
  *   BUNDLE_FLYPROF   a directory flyprof created (manifest.json with "tool": "flyprof"),

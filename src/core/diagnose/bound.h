@@ -1,13 +1,13 @@
-/* THE bound verdict (DESIGN §4.2.5): one function, used by the report headline and by rule
- * gating alike. It says which evidence it used and how sure it is.
+/* THE bound verdict (docs/architecture.md#decision-bound): one function, used by the report
+ * headline and by rule gating alike. It says which evidence it used and how sure it is.
  *
  * Basis "counters" (counters.json present and conclusive), in order:
  *   compute  if compute.mfma_inst_frac >= 0.5                                 (medium)
  *   memory   if memory.calibrated is true and memory.pct_of_hbm_roof >= 70     (high)
  *   memory   if memory.l2_hit_rate < 50                                        (medium)
- * Absolute HBM bandwidth is used only when calibrated (DESIGN §4.2.6). Otherwise basis
- * "trace", from the `bubbles` stall taxonomy (shares of totals.stall / totals.latency), the
- * same on both backends in terms of the normalised classes:
+ * Absolute HBM bandwidth is used only when calibrated (docs/architecture.md#decision-calibrated).
+ * Otherwise basis "trace", from the `bubbles` stall taxonomy (shares of totals.stall /
+ * totals.latency), the same on both backends in terms of the normalised classes:
  *   compute  if matrix instructions hold >= 40% of totals.latency: AMD the mfma class's
  *            latency cycles; NVIDIA the samples on tensor-core SASS (HMMA/HGMMA/IMMA/...;
  *            kernel_traits evidence.matrix_latency) — unknown, never compute, without SASS

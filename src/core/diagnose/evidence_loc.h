@@ -1,6 +1,5 @@
 /* Where a recommendation should point: the actionable .py:line of a bubble class, with the
- * kernel-entry artifact and library frames taken into account (docs/reference/flydsl.md §2.5
- * and §8 item 4).
+ * kernel-entry artifact and library frames taken into account (docs/facts-flydsl.md#entry-bucket).
  *
  * FlyDSL gives the kernel prologue, compiler-generated code, ops without a user location and
  * many backend-inserted s_waitcnt the kernel's entry line (the @flyc.kernel decorator / def

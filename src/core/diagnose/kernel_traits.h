@@ -1,7 +1,7 @@
 /* Kernel traits: what kind of kernel a trace shows, so that rules (rules.h "applies_to") only
  * recommend knobs of the kernel's own family. A preshuffle-GEMM builder parameter (lds_stage,
- * use_async_copy, preload) means nothing to a streaming row reduction (docs/reference/flydsl.md
- * §3: knobs belong to kernel families).
+ * use_async_copy, preload) means nothing to a streaming row reduction (docs/facts-flydsl.md#knobs:
+ * knobs belong to kernel families).
  *
  * Traits (the names rules may use; values are booleans or null when unknown):
  *   has_mfma         any executed v_mfma / v_smfma instruction (matrix-core kernel)

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_WAVES_PER_SIMD_DEFAULT 8  /* CDNA3/CDNA4 wave slots per SIMD (hardware.md §2) */
+/* CDNA3/CDNA4 wave slots per SIMD: docs/facts-hardware.md#cu-limits */
+#define MAX_WAVES_PER_SIMD_DEFAULT 8
 #define MAX_WARPS_PER_SMSP_DEFAULT 16 /* H100/H200: 64 warps per SM / 4 schedulers */
 
 static double pct(double part, double whole)

@@ -13,7 +13,8 @@
  *                                  wait attribution credits to VMEM / LDS / SMEM producers, in %
  *   occupancy.theoretical_waves_per_simd, occupancy.limiter (string), occupancy.observed_*
  *   counters.l2_hit_rate, lds_bank_conflict_pct, mfma_inst_frac, partial_32b_frac,
- *   counters.pct_of_hbm_roof        only when the counters say calibrated: true (DESIGN §4.2.6)
+ *   counters.pct_of_hbm_roof        only when the counters say calibrated: true
+ *                                   (docs/architecture.md#decision-calibrated)
  * A class absent from bubbles.classes has 0 stall. A signal whose source is absent (no counters,
  * no theoretical occupancy) is absent, and rules reading it report "no signal". */
 #ifndef FLYPROF_CORE_RULE_SIGNALS_H

@@ -1,8 +1,8 @@
 /* The recommendation rules, as data (data/rules.json), and the knob vocabulary they name
- * (data/knobs_flydsl.json, data/knobs_triton.json, data/knobs_cuda.json). DESIGN §3 layer 6:
- * rules map a bubble class to a DSL knob; they are loaded and validated at start, evaluated
- * against a flat object of named signals (rule_signals.h), and they also generate
- * skills/references/bubble-knob-table.md.
+ * (data/knobs_flydsl.json, data/knobs_triton.json, data/knobs_cuda.json).
+ * docs/architecture.md#vocabularies: rules map a bubble class to a DSL knob; they are loaded and
+ * validated at start, evaluated against a flat object of named signals (rule_signals.h), and they
+ * also generate skills/references/bubble-knob-table.md.
  *
  * A rule: id, bubble class (a native AMD class, a native NVIDIA class = an Nsight Compute stall
  * reason, or the pseudo classes "occupancy" and "roofline"), the signal that fires it (field, op,

@@ -1,5 +1,5 @@
 /* Data-type names and sizes (see dtype.h). The spellings cover the ones kernel code and the
- * prior tool used (prior-flyprof.md §9.1) plus the OCP/FNUZ FP8 and MX format names. */
+ * prior tool used (docs/facts-hardware.md#dtypes) plus the OCP/FNUZ FP8 and MX format names. */
 #include "core/hw/dtype.h"
 
 #include <stddef.h>

@@ -1,5 +1,6 @@
 /* Theoretical occupancy: min over per-resource workgroup limits (see occupancy.h for the
- * formulas and hardware.md §3 for their sources). */
+ * formulas and docs/facts-hardware.md#occupancy and docs/facts-nvidia.md#sm90-occupancy for their
+ * sources). */
 #include "core/hw/occupancy.h"
 
 #include <stdarg.h>
@@ -21,7 +22,7 @@ int occ_vgpr_alloc(const soc_spec *s, int arch_vgpr, int agpr)
 	int g = s->vgpr_granule > 0 ? s->vgpr_granule : 1;
 	int64_t v = arch_vgpr < 0 ? 0 : arch_vgpr;
 	/* AGPRs start at accum_offset, a multiple of agpr_align, inside the same per-lane file
-	 * (LLVM getTotalNumVGPRs; hardware.md §2 "How AGPRs are counted"). */
+	 * (LLVM getTotalNumVGPRs; docs/facts-hardware.md#vgprs). */
 	if (agpr > 0)
 		v = round_up(v, s->agpr_align > 0 ? s->agpr_align : 1) + agpr;
 	v = round_up(v, g);

@@ -1,7 +1,7 @@
-/* Theoretical occupancy (DESIGN §4.2.1): the number of resident waves per CU (SM) is the
- * minimum over every limit, each expressed as whole workgroups per CU:
+/* Theoretical occupancy (docs/architecture.md#decision-occupancy): the number of resident waves
+ * per CU (SM) is the minimum over every limit, each expressed as whole workgroups per CU:
  *
- *   AMD (gfx942/gfx950, hardware.md §3):
+ *   AMD (gfx942/gfx950, docs/facts-hardware.md#occupancy):
  *     wave_slots  floor(max_waves_per_cu / waves_per_wg)
  *     wg_slots    max_wgs_per_cu (16) for multi-wave WGs; single-wave WGs only by wave slots
  *     vgpr        V = roundup(align(arch, 4) + agpr, 8) (roundup(arch, 8) without AGPRs);
@@ -10,9 +10,9 @@
  *     sgpr        GFX9 rule (<=80: 10, <=88: 9, <=100: 8, else 7 waves/SIMD), same WG mapping
  *     lds         floor(lds_per_cu / roundup(lds_bytes, granule)); 0 if over the per-WG max
  *     wg_size     0 WGs if the WG is larger than max_wg_size
- *   NVIDIA (sm_90, hardware.md §3): registers floor(floor(65536 / roundup(R x 32, 256)) /
- *     warps_per_block), shared memory floor(228 KB / roundup(S + 1 KB, 128)), 32 blocks,
- *     64 warps.
+ *   NVIDIA (sm_90, docs/facts-nvidia.md#sm90-occupancy): registers
+ *     floor(floor(65536 / roundup(R x 32, 256)) / warps_per_block), shared memory
+ *     floor(228 KB / roundup(S + 1 KB, 128)), 32 blocks, 64 warps.
  *
  * Limits whose input is unknown (-1 in trace_resources) are skipped and listed in `unknown`,
  * which makes the result an upper bound; the JSON says so. */

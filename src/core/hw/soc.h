@@ -1,6 +1,7 @@
 /* SoC tables: the per-architecture and per-product hardware numbers used by the occupancy,
  * tile and roofline models. The numbers live in data/soc.json (embedded; FLYPROF_DATA_DIR may
- * override it), each with a "ref" naming its section in docs/reference/hardware.md.
+ * override it), each with a "ref" naming the anchor that holds it (docs/facts-hardware.md,
+ * docs/facts-nvidia.md).
  *
  * The table is expanded into one soc_spec per (architecture, product) pair: "gfx950" alone
  * selects the entry's default product (MI350X), "MI355X" selects that product of gfx950.
@@ -31,7 +32,8 @@ typedef struct soc_rate {
 	double flops_per_cu_clk;
 	double clock_mhz;
 	/* K of the smallest matrix instruction shape that reaches this rate (16x16xK; on gfx950
-	 * the CDNA3-era shapes run at half rate, hardware.md §5), 0 when not modelled. */
+	 * the CDNA3-era shapes run at half rate, docs/facts-hardware.md#mfma-shapes), 0 when not
+	 * modelled. */
 	int peak_k;
 	const char *ref;
 } soc_rate;
@@ -46,7 +48,8 @@ typedef struct soc_spec {
 	/* Per CU (AMD) / per SM (NVIDIA). */
 	int wave_size, simds_per_cu, max_waves_per_simd, max_waves_per_cu;
 	int max_wg_size, max_wgs_per_cu;
-	/* AMD register file: per lane, unified arch VGPR + AGPR (DESIGN §4.2.1). 0 on NVIDIA. */
+	/* AMD register file: per lane, unified arch VGPR + AGPR (docs/facts-hardware.md#vgprs). 0
+	 * on NVIDIA. */
 	int vgprs_per_lane, max_arch_vgprs, max_agprs, vgpr_granule, agpr_align;
 	int max_sgprs_per_wave, sgpr_granule;
 	/* GFX9 SGPR rule: a wave using <= sgpr_limit[i][0] SGPRs allows sgpr_limit[i][1] waves per

@@ -1,11 +1,12 @@
-/* The GPU-free tile advisor for GEMM-like kernels C[M,N] = A[M,K] x B[K,N] (DESIGN §2.1
- * `tile`). For a BM x BN output tile with a BK chunk, `buffers` LDS stages and a workgroup of
- * wg_size threads it estimates (all figures are model estimates, labelled as such in JSON):
+/* The GPU-free tile advisor for GEMM-like kernels C[M,N] = A[M,K] x B[K,N]
+ * (docs/architecture.md#commands `tile`). For a BM x BN output tile with a BK chunk, `buffers` LDS
+ * stages and a workgroup of wg_size threads it estimates (all figures are model estimates, labelled
+ * as such in JSON):
  *
  *   LDS       (BM*BK + BK*BN) * bytes(dtype) * buffers, rounded to the SoC's allocation
- *             granule (512 B gfx942, 1280 B gfx950, hardware.md §2)
+ *             granule (512 B gfx942, 1280 B gfx950, docs/facts-hardware.md#lds)
  *   VGPRs     accumulators ceil(BM*BN / wg_size) (one fp32/i32 per output element per
- *             thread; counted as AGPRs on AMD, hardware.md §11 item 8) + operands
+ *             thread; counted as AGPRs on AMD, docs/facts-hardware.md#prior-tool-errors) + operands
  *             ceil((BM*BK + BK*BN) * bytes / 4 / wg_size) + 16 for addresses and loop state
  *   occupancy occ_theoretical on those resources (SGPRs not modelled)
  *   intensity tile_ai = 2*BM*BN*K / ((BM+BN)*K*b + BM*BN*b_out): FLOP per byte a WG moves

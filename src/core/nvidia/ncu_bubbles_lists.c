@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* Hopper (and Volta through Ada) SMs have 4 sub-partitions, each with one warp scheduler
- * (reference/hardware.md, H100/H200): the NVIDIA counterpart of a SIMD for "per_simd". */
+ * (docs/facts-nvidia.md#sm90-limits): the NVIDIA counterpart of a SIMD for "per_simd". */
 #define NCU_SCHEDULERS_PER_SM 4
 
 static int cmp_stall_desc(const void *x, const void *y, void *ctx)

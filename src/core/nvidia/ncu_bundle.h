@@ -1,4 +1,5 @@
-/* Locating the Nsight Compute exports of an NVIDIA capture (DESIGN §2.3: <bundle>/ncu/).
+/* Locating the Nsight Compute exports of an NVIDIA capture (docs/architecture.md#bundle-directory:
+ * <bundle>/ncu/).
  *
  * Documented names inside the directory (docs/nvidia.md), tried first:
  *   source_sass.csv        ncu -i report.ncu-rep --page source --csv --print-source sass

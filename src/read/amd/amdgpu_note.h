@@ -1,5 +1,5 @@
 /* Reader of the NT_AMDGPU_METADATA note of an AMDGPU code object (v3+): a MessagePack map
- * with amdhsa.version, amdhsa.target and amdhsa.kernels (docs/reference/flydsl.md §7.4).
+ * with amdhsa.version, amdhsa.target and amdhsa.kernels (docs/facts-flydsl.md#metadata-note).
  *
  * Ownership: an amdgpu_metadata owns its strings and kernel array; amdgpu_metadata_free
  * releases them. Failure: bytes that are not valid MessagePack, or a document of the wrong

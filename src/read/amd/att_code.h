@@ -1,4 +1,4 @@
-/* Reader of an ATT dispatch's code.json (rocprofv3.md §3.2.2) into the trace model.
+/* Reader of an ATT dispatch's code.json (docs/facts-rocprofv3.md#code-json) into the trace model.
  *
  * Rows are indexed, never zipped with the header: columns 0 ISA, 2 LineNumber, 3 Source,
  * 4 Codeobj, 5 Vaddr, 6 Hit, 7 Latency, 8 Stall, 9 Idle; column 1 and any trailing columns

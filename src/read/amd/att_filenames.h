@@ -1,7 +1,7 @@
-/* Reader of filenames.json (rocprofv3.md §3.2.1), the index of a dispatch directory: gfxip,
- * gfxv, version, counter_names and the wave file index wave_filenames {se: {simd: {slot: {n:
- * [file, begin, end]}}}}. Only what the analyses use is kept: gfxip, gfxv, version and the
- * list of wave files with their begin/end. Unknown keys are skipped. Malformed input is
+/* Reader of filenames.json (docs/facts-rocprofv3.md#filenames-json), the index of a dispatch
+ * directory: gfxip, gfxv, version, counter_names and the wave file index wave_filenames {se: {simd:
+ * {slot: {n: [file, begin, end]}}}}. Only what the analyses use is kept: gfxip, gfxv, version and
+ * the list of wave files with their begin/end. Unknown keys are skipped. Malformed input is
  * BAD_INPUT with file and byte offset. */
 #ifndef FLYPROF_READ_ATT_FILENAMES_H
 #define FLYPROF_READ_ATT_FILENAMES_H

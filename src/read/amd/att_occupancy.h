@@ -1,5 +1,5 @@
-/* Reader of an ATT dispatch's occupancy.json (rocprofv3.md §3.2.4): wave start/end events of
- * every CU of each traced shader engine.
+/* Reader of an ATT dispatch's occupancy.json (docs/facts-rocprofv3.md#occupancy-json): wave
+ * start/end events of every CU of each traced shader engine.
  *
  * Keys that are decimal numbers are shader engines holding rows [time, cu, simd, slot, start,
  * kernel_idx, ...] (trailing columns of newer writers are skipped; kernel_idx may be absent);

@@ -1,6 +1,6 @@
-/* Reader of realtime.json (rocprofv3.md §3.2.6): per shader engine, pairs [shader_clock,
- * realtime_clock]; metadata.frequency is the realtime clock in Hz (100 MHz when absent).
- * Keys "SE<n>" hold the pairs; other keys are skipped. Malformed input is BAD_INPUT. */
+/* Reader of realtime.json (docs/facts-rocprofv3.md#realtime-json): per shader engine, pairs
+ * [shader_clock, realtime_clock]; metadata.frequency is the realtime clock in Hz (100 MHz when
+ * absent). Keys "SE<n>" hold the pairs; other keys are skipped. Malformed input is BAD_INPUT. */
 #ifndef FLYPROF_READ_ATT_REALTIME_H
 #define FLYPROF_READ_ATT_REALTIME_H
 

@@ -1,5 +1,6 @@
-/* Reader of one ATT wave file se<SE>_sm<SIMD>_sl<SLOT>_wv<N>.json (rocprofv3.md §3.2.3): the hot
- * path of every analysis, so it is a streaming scanner (att_scan), not a DOM.
+/* Reader of one ATT wave file se<SE>_sm<SIMD>_sl<SLOT>_wv<N>.json
+ * (docs/facts-rocprofv3.md#wave-files): the hot path of every analysis, so it is a streaming
+ * scanner (att_scan), not a DOM.
  *
  * It reads wave.begin/end/cu/id/simd/slot, wave.instructions [[time, category, stall, duration,
  * line], ...] (extra trailing columns skipped), wave.timeline [[state, duration], ...] and

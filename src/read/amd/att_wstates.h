@@ -1,7 +1,7 @@
-/* Reader of wstates<k>.json (rocprofv3.md §3.2.5): {"name", "time": [t...], "state": [n...]} —
- * a step function: from time[i] on, state[i] traced waves are in state k. The two arrays must
- * have the same length; time must not decrease. Unknown keys are skipped. Malformed input is
- * BAD_INPUT with file and byte offset. */
+/* Reader of wstates<k>.json (docs/facts-rocprofv3.md#wstates-json): {"name", "time": [t...],
+ * "state": [n...]} — a step function: from time[i] on, state[i] traced waves are in state k. The
+ * two arrays must have the same length; time must not decrease. Unknown keys are skipped. Malformed
+ * input is BAD_INPUT with file and byte offset. */
 #ifndef FLYPROF_READ_ATT_WSTATES_H
 #define FLYPROF_READ_ATT_WSTATES_H
 

@@ -3,7 +3,7 @@
  * The rows map ELF virtual addresses (the space of symbol values and code.json's Vaddr) to
  * file:line:column. Where .debug_info has DW_TAG_inlined_subroutine entries, the call sites
  * that enclose an address are kept too, so a location can be credited to the kernel's call
- * site rather than to a helper (DESIGN §4.3).
+ * site rather than to a helper (docs/architecture.md#decision-inlined-calls).
  *
  * Ownership: a dwarf_lines owns its rows, file names and inline ranges; dwarf_lines_free
  * releases them. Failure: a code object without .debug_line / .debug_info gives an empty

@@ -6,7 +6,7 @@
  * Ownership: a codeobj owns a private copy of the file bytes and the libelf handle on them;
  * codeobj_free releases everything. Failure: anything that is not a well-formed AMDGPU ELF is
  * BAD_INPUT with the file name and the byte offset of the offending structure; a missing file
- * is NO_ARTIFACT (from file_read_all). Sources of facts: docs/reference/flydsl.md §7. */
+ * is NO_ARTIFACT (from file_read_all). Sources of facts: docs/facts-flydsl.md#code-object. */
 #ifndef FLYPROF_READ_ELF_CODEOBJ_H
 #define FLYPROF_READ_ELF_CODEOBJ_H
 

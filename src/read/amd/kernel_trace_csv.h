@@ -1,7 +1,7 @@
-/* Reader of rocprofv3's kernel-trace CSV (rocprofv3.md §2.2: *kernel_trace.csv, every field
- * quoted or bare, RFC 4180 quoting) for the resources of one dispatch: VGPR_Count (arch VGPRs),
- * Accum_VGPR_Count, SGPR_Count, LDS_Block_Size, Scratch_Size, Workgroup_Size_X*Y*Z and
- * Grid_Size_X*Y*Z, filled into trace_resources with source "kernel_trace".
+/* Reader of rocprofv3's kernel-trace CSV (docs/facts-rocprofv3.md#kernel-trace-csv:
+ * *kernel_trace.csv, every field quoted or bare, RFC 4180 quoting) for the resources of one
+ * dispatch: VGPR_Count (arch VGPRs), Accum_VGPR_Count, SGPR_Count, LDS_Block_Size, Scratch_Size,
+ * Workgroup_Size_X*Y*Z and Grid_Size_X*Y*Z, filled into trace_resources with source "kernel_trace".
  *
  * The row is the one whose Dispatch_Id equals `dispatch_id` (the id in the ATT directory name),
  * else (dispatch_id < 0 or no such row) the first row whose Kernel_Name equals `kernel`.

@@ -1,6 +1,6 @@
 /* Reader of an ATT dispatch directory's snapshots.json: a nested directory tree mapping each
  * source file the decoder saw to its local copy source_<i>_<name> in the same directory
- * (docs/reference/rocprofv3.md §3.2.8), e.g.
+ * (docs/facts-rocprofv3.md#snapshots-json), e.g.
  *   {"/":{"a":{"kernels":{"k.py":"source_1_k.py"}}}}  ->  "/a/kernels/k.py" = source_1_k.py
  *
  * Safety: a local name that would leave the dispatch directory is refused: names with '/',

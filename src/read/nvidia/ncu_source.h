@@ -1,4 +1,5 @@
-/* Reader of Nsight Compute source-page CSV exports into the trace model (DESIGN §6):
+/* Reader of Nsight Compute source-page CSV exports into the trace model
+ * (docs/facts-nvidia.md#ncu-capture):
  *
  *   ncu -i R --page source --csv --print-source sass        ("Kernel Name" line, then a table
  *       with one row per SASS instruction: Address, Source (the SASS text), warp-stall
