@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Benchmarks of `bubbles` (not tests: they print figures and never fail on time).
+# Benchmarks of `bubbles` and `report` (not tests: they print figures and never fail on time).
 #   bench/run.sh [BUILD]        (make bench runs it on build/)
 # Environment: FLYPROF_CORPUS (default ../shared/corpus), BENCH_DIR (default /tmp), BENCH_SIZES
-# (MB of generated traces, default "256 1024 4096"), BENCH_RUNS (best of N, default 3).
-# Prints: the machine; the scanner vs the generic JSON parser; bubbles vs `cat` on the page-
-# cached corpus softmax trace; MB/s, peak RSS and time per MB on generated traces. Generated
-# data is deleted afterwards. Record the output in bench/RESULTS.md.
+# (MB of generated traces, default "256 1024 4096"), BENCH_RUNS (best of N, default 5).
+# Prints: the machine; the scanner vs the generic JSON parser; on the page-cached corpus
+# softmax trace, bubbles and report against the I/O floor (bench/io_floor: open and read the
+# same files, nothing else) at one thread and at all cores; on generated traces MB/s, the
+# ratio to the floor, peak RSS and time per MB. Generated data is deleted afterwards. Record
+# the output in bench/RESULTS.md.
+#
+# Every comparison is made inside one run and interleaved (A B C, A B C, ...), each command's
+# best of BENCH_RUNS: on a machine shared with other work absolute wall times drift with the
+# load, ratios measured side by side much less. CPU time (user+sys) is printed beside wall.
 set -u
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,26 +20,42 @@ FLY="$B/flyprof"
 CORPUS=${FLYPROF_CORPUS:-$ROOT/../shared/corpus}
 WORK=${BENCH_DIR:-/tmp}/flyprof-bench.$$
 SIZES=${BENCH_SIZES:-256 1024 4096}
-RUNS=${BENCH_RUNS:-3}
+RUNS=${BENCH_RUNS:-5}
 mkdir -p "$WORK"
 trap 'rm -rf "$WORK"' EXIT
 
-# "WALL CPU": the best wall time of RUNS runs of a command (stdout discarded) and the CPU time
-# (user+sys) of that run, in seconds. CPU time is the steadier figure on a shared machine.
-best() {
-	local b="" c="" line t u s
-	for _ in $(seq "$RUNS"); do
-		line=$("$B/bench/peak_rss" "$@" 2>&1 >/dev/null | grep wall_s= | tail -1)
-		t=$(sed -n 's/.*wall_s=\([0-9.]*\).*/\1/p' <<<"$line")
-		u=$(sed -n 's/.*user_s=\([0-9.]*\).*/\1/p' <<<"$line")
-		s=$(sed -n 's/.*sys_s=\([0-9.]*\).*/\1/p' <<<"$line")
-		if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN{exit !(t<b)}'; then
-			b=$t
-			c=$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.3f", u+s}')
-		fi
-	done
-	echo "$b $c"
+# One run of a command (stdout discarded): "WALL CPU" in seconds, CPU = user+sys.
+once() {
+	local line
+	line=$("$B/bench/peak_rss" "$@" 2>&1 >/dev/null | grep wall_s= | tail -1)
+	awk -v l="$line" 'BEGIN{
+		n = split(l, f, /[ =]/); for (i = 1; i < n; i += 2) v[f[i]] = f[i + 1];
+		printf "%s %.3f\n", v["wall_s"], v["user_s"] + v["sys_s"] }'
 }
+# interleave NAME1 'CMD1' NAME2 'CMD2' ...: runs the commands in turn, RUNS rounds, and sets
+# W_<NAME> / C_<NAME> to each one's best wall time and its best CPU time (best of each).
+interleave() {
+	local r i name w c
+	local -a args=("$@")
+	for ((i = 0; i < ${#args[@]}; i += 2)); do
+		printf -v "W_${args[i]}" '%s' ""
+		printf -v "C_${args[i]}" '%s' ""
+	done
+	for r in $(seq "$RUNS"); do
+		for ((i = 0; i < ${#args[@]}; i += 2)); do
+			name=${args[i]}
+			read -r w c <<<"$(eval "once ${args[i + 1]}")"
+			local bw="W_$name" bc="C_$name"
+			if [ -z "${!bw}" ] || awk -v a="$w" -v b="${!bw}" 'BEGIN{exit !(a<b)}'; then
+				printf -v "$bw" '%s' "$w"
+			fi
+			if [ -z "${!bc}" ] || awk -v a="$c" -v b="${!bc}" 'BEGIN{exit !(a<b)}'; then
+				printf -v "$bc" '%s' "$c"
+			fi
+		done
+	done
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", (b > 0 ? a / b : 0)}'; }
 # peak RSS in MB of one run.
 rss_mb() {
 	"$B/bench/peak_rss" "$@" 2>&1 >/dev/null | sed -n 's/.*maxrss_kb=\([0-9]*\).*/\1/p' |
@@ -50,15 +72,36 @@ soft=$(ls -d "$CORPUS"/softmax/att/big/ui_output_agent_*_dispatch_* 2>/dev/null 
 if [ -n "$soft" ]; then
 	echo "== scanner vs generic parser (softmax wave files, one thread, in memory)"
 	"$B/bench/parse_cmp" "$soft"
-	echo "== bubbles vs cat on the corpus softmax trace (page-cached, best of $RUNS)"
+	echo "== bubbles and report vs the I/O floor on the corpus softmax trace (page-cached, best of $RUNS, interleaved)"
 	catall "$soft"
 	catall "$soft"
-	read -r tc cc <<<"$(best bash -c "cd '$soft' && cat -- * >/dev/null")"
-	read -r tb cb <<<"$(best "$FLY" bubbles --bundle "$soft" --format json)"
-	read -r t1 c1 <<<"$(best "$FLY" bubbles --bundle "$soft" --format json --threads 1)"
+	cores=$(nproc)
+	rep="$WORK/rep"
+	interleave \
+		floor1 "'$B/bench/io_floor' '$soft'" \
+		bub1 "'$FLY' bubbles --bundle '$soft' --format json --threads 1" \
+		rep1 "'$FLY' report --bundle '$soft' --out '$rep' --format json --threads 1" \
+		floorN "'$B/bench/io_floor' --threads $cores '$soft'" \
+		bubN "'$FLY' bubbles --bundle '$soft' --format json" \
+		repN "'$FLY' report --bundle '$soft' --out '$rep' --format json" \
+		cat "bash -c \"cd '$soft' && cat -- * >/dev/null\""
 	echo "files: $(ls "$soft" | wc -l), $(mb_of "$soft") MB; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "cat: wall ${tc} s (cpu ${cc} s)   bubbles: wall ${tb} s (cpu ${cb} s)   bubbles --threads 1: wall ${t1} s (cpu ${c1} s)"
-	echo "ratio bubbles/cat: wall $(awk -v a="$tb" -v c="$tc" 'BEGIN{printf "%.2f", a/c}')x, cpu $(awk -v a="$cb" -v c="$cc" 'BEGIN{printf "%.2f", a/c}')x"
+	printf '%-28s %8s %8s %12s %12s\n' command wall_s cpu_s wall/floor cpu/floor
+	for t in 1 N; do
+		fw="W_floor$t" fc="C_floor$t"
+		for k in floor bub rep; do
+			w="W_$k$t" c="C_$k$t"
+			label="$k"
+			[ "$k" = bub ] && label=bubbles
+			[ "$k" = floor ] && label=io_floor
+			[ "$k" = rep ] && label=report
+			printf '%-28s %8s %8s %12s %12s\n' "$label (threads $([ "$t" = N ] && echo "$cores" || echo 1))" \
+				"${!w}" "${!c}" "$(ratio "${!w}" "${!fw}")x" "$(ratio "${!c}" "${!fc}")x"
+		done
+	done
+	printf '%-28s %8s %8s\n' "cat -- * (reference)" "$W_cat" "$C_cat"
+	echo "report/bubbles: threads 1 wall $(ratio "$W_rep1" "$W_bub1")x cpu $(ratio "$C_rep1" "$C_bub1")x;" \
+		"threads $cores wall $(ratio "$W_repN" "$W_bubN")x cpu $(ratio "$C_repN" "$C_bubN")x"
 	echo "bubbles peak RSS: $(rss_mb "$FLY" bubbles --bundle "$soft" --format json) MB"
 else
 	echo "== corpus not found at $CORPUS: softmax comparison skipped"
@@ -66,7 +109,8 @@ fi
 
 echo "== generated traces ($WORK)"
 df -h "$(dirname "$WORK")" | tail -1
-printf '%8s %8s %8s %8s %8s %9s %9s %9s %8s\n' size_MB waves files gen_s wall_s cpu_s MB_per_s ms_per_MB RSS_MB
+printf '%8s %6s %6s %7s %7s %7s %8s %8s %9s %9s %7s\n' size_MB files gen_s floor_s wall_s cpu_s \
+	MB_per_s cpu_MB_s wall/floor ms_per_MB RSS_MB
 for size in $SIZES; do
 	need=$((size * 2))
 	avail=$(df -m --output=avail "$WORK" | tail -1 | tr -d ' ')
@@ -83,10 +127,16 @@ for size in $SIZES; do
 	gs=$(awk -v a="$g0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
 	mb=$(mb_of "$d")
 	catall "$d"
-	read -r t c <<<"$(best "$FLY" bubbles --bundle "$d" --format json)"
+	interleave floor "'$B/bench/io_floor' --threads $(nproc) '$d'" \
+		bub "'$FLY' bubbles --bundle '$d' --format json"
 	r=$(rss_mb "$FLY" bubbles --bundle "$d" --format json)
-	printf '%8s %8s %8s %8s %8s %9s %9s %9s %8s\n' "$mb" 2048 "$(ls "$d" | wc -l)" "$gs" "$t" "$c" \
-		"$(awk -v m="$mb" -v t="$t" 'BEGIN{printf "%.0f", m/t}')" \
-		"$(awk -v m="$mb" -v t="$t" 'BEGIN{printf "%.3f", 1000*t/m}')" "$r"
+	# cpu_MB_s: MB per CPU second times the cores, the rate the same work reaches on this many
+	# otherwise idle cores; the wall rate is what the shared machine gave.
+	printf '%8s %6s %6s %7s %7s %7s %8s %8s %9s %9s %7s\n' "$mb" "$(ls "$d" | wc -l)" "$gs" \
+		"$W_floor" "$W_bub" "$C_bub" \
+		"$(awk -v m="$mb" -v t="$W_bub" 'BEGIN{printf "%.0f", m/t}')" \
+		"$(awk -v m="$mb" -v t="$C_bub" -v n="$(nproc)" 'BEGIN{printf "%.0f", n*m/t}')" \
+		"$(ratio "$W_bub" "$W_floor")x" \
+		"$(awk -v m="$mb" -v t="$W_bub" 'BEGIN{printf "%.3f", 1000*t/m}')" "$r"
 	rm -rf "$d"
 done

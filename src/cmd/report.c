@@ -31,6 +31,7 @@
 const opt_spec report_opts[] = {
     {"sarif", 0, OPT_STR, "FILE", NULL, NULL, 0,
      "also write the recommendations as SARIF 2.1.0 to FILE (code annotations on .py lines)"},
+    {"threads", 0, OPT_INT, "N", "0", NULL, 1, "wave-file parser threads (0: one per online core)"},
     OPT_END,
 };
 
@@ -175,12 +176,13 @@ static jv *occupancy_obj(cmd_ctx *ctx, gathered *g, const analysis_input *in, co
 	return o;
 }
 
-static jv *bubbles_of(const char *dir, const dispatch_choice *like, size_t top, fp_err *e)
+static jv *bubbles_of(const char *dir, const dispatch_choice *like, size_t top, int threads,
+		      fp_err *e)
 {
 	trace_dispatch t;
 	trace_dispatch_init(&t);
 	jv *out = NULL, *warn = jv_array();
-	bubbles_params o = {top, -1, 0};
+	bubbles_params o = {top, -1, threads};
 	dispatch_choice c = *like;
 	c.dir = (char *)dir;
 	if (att_code_read(dir, &t, e) == 0 && bubbles_compute(&t, &c, &o, &out, NULL, warn, e))
@@ -191,7 +193,7 @@ static jv *bubbles_of(const char *dir, const dispatch_choice *like, size_t top, 
 }
 
 /* Class shares of the other non-empty dispatches of the capture: the run-to-run noise. */
-static jv *variation(cmd_ctx *ctx, const analysis_input *in, const jv *main_b)
+static jv *variation(cmd_ctx *ctx, const analysis_input *in, const jv *main_b, int threads)
 {
 	const jv *cands = in->choice.candidates;
 	if (jv_len(cands) < 2)
@@ -210,7 +212,7 @@ static jv *variation(cmd_ctx *ctx, const analysis_input *in, const jv *main_b)
 			continue;
 		char *dir = path_join(parent, name);
 		fp_err e = FP_ERR_INIT;
-		owned[n] = bubbles_of(dir, &in->choice, 3, &e);
+		owned[n] = bubbles_of(dir, &in->choice, 3, threads, &e);
 		if (owned[n])
 			bs[n] = owned[n], ids[n++] = id;
 		else
@@ -242,7 +244,11 @@ static char *repro_cmd(cmd_ctx *ctx, const analysis_input *in)
 static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **arch)
 {
 	int64_t top = opts_int(&ctx->opts, "top", 10);
-	bubbles_params bo = {top < 10 ? 10 : (size_t)top, -1, 0};
+	int64_t threads = opts_int(&ctx->opts, "threads", 0);
+	if (threads < 0 || threads > 256)
+		return fp_fail(&ctx->err, ERR_BAD_ARGS, "--threads must be 0..256 (got %lld)",
+			       (long long)threads);
+	bubbles_params bo = {top < 10 ? 10 : (size_t)top, -1, (int)threads};
 	/* code objects saved beside the trace fill missing .py lines and the kernel resources */
 	g->sources = in->nvidia ? jv_object() : codeobj_fill_sources(&in->trace);
 	if (analysis_bubbles(ctx, in, &bo, &g->bubbles, NULL))
@@ -271,7 +277,7 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 	if (!in->trace.res.source)
 		csv_resources(ctx, in);
 	g->occupancy = occupancy_obj(ctx, g, in, *arch);
-	g->variation = variation(ctx, in, g->bubbles);
+	g->variation = variation(ctx, in, g->bubbles, (int)threads);
 	g->repro = repro_cmd(ctx, in);
 	g->traits = kernel_traits_from_trace(&in->trace);
 	g->buckets = evloc_scan_trace(&in->trace);

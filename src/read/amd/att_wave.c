@@ -2,6 +2,7 @@
 
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "read/amd/att_fastint.h"
 #include "read/amd/att_scan.h"
 
 #include <stdlib.h>
@@ -139,7 +140,10 @@ static inline __attribute__((always_inline)) int int_rows(att_scan *s, att_wave 
 	for (;;) {
 		const char *p = s->buf + s->pos;
 		if (p < end && *p == (first ? '[' : ',')) {
-			const char *q = quick_row(first ? p : p + 1, end, v, n);
+			const char *r = first ? p : p + 1;
+			const char *q = att_fast_row(r, end, v, n);
+			if (!q)
+				q = quick_row(r, end, v, n);
 			if (q) {
 				add(w, v);
 				s->pos = (size_t)(q - s->buf);
@@ -216,7 +220,10 @@ static int read_producers(att_scan *s, att_wave *w, int64_t wait_line)
 		int64_t v[2];
 		const char *p = s->buf + s->pos;
 		if (p < end && *p == (first ? '[' : ',')) {
-			const char *q = quick_row(first ? p : p + 1, end, v, 2);
+			const char *r = first ? p : p + 1;
+			const char *q = att_fast_row(r, end, v, 2);
+			if (!q)
+				q = quick_row(r, end, v, 2);
 			if (q) { /* [producer, 0]: the second element is not used */
 				add_wait(w, wait_line, v[0]);
 				s->pos = (size_t)(q - s->buf);

@@ -1,6 +1,7 @@
 #include "read/amd/att_wstates.h"
 
 #include "base/xalloc.h"
+#include "read/amd/att_fastint.h"
 #include "read/amd/att_scan.h"
 
 #include <stdlib.h>
@@ -12,7 +13,17 @@
 static size_t quick_ints(const char *b, size_t p, size_t none, size_t len, int64_t *v, size_t *n,
 			 size_t cap)
 {
-	size_t last = none;
+	size_t last = none, k = 0;
+	/* Whole 32-byte windows first (att_fastint.h), then byte by byte near the end or at
+	 * anything the window path leaves alone. */
+	const char *q = att_fast_list(b + p, b + len, v + *n, cap - *n, &k);
+	if (q) {
+		*n += k;
+		last = (size_t)(q - b);
+		if (b[last] == ']')
+			return last;
+		p = last + 1;
+	}
 	while (*n < cap && p < len) {
 		size_t st = p;
 		uint64_t x = 0;

@@ -1,0 +1,196 @@
+/* att_fastint: the fast path for the integer-only shapes that make up almost every byte of an
+ * ATT trace: rows "[int,int,...]" of the wave files and long lists "int,int,...]" of the
+ * wstates files.
+ *
+ * Why it exists: a digit-at-a-time loop (x = x * 10 + d) is one multiply-add chain per byte,
+ * about 5 cycles a byte, which made the scanner the largest cost of `bubbles` (bench/RESULTS.md).
+ * Here 32 bytes are classified at once (SSE2 on x86-64, one comparison per byte class), the
+ * number boundaries come out of bit masks, and each number of up to 8 digits is converted with
+ * three multiplies on one 64-bit word (SWAR), so the numbers of a row do not wait on each other.
+ *
+ * Contract, as for every fast path of the scanner: it only ever accepts input that the general
+ * path (att_scan) accepts with the same values, and returns NULL for anything else (a sign,
+ * whitespace, a leading zero, more than 16 digits, a row longer than its window, the last 64
+ * bytes of the buffer); the caller then re-reads the same bytes with the general,
+ * error-reporting path. So this never decides what is malformed, and never reads past `end`. */
+#ifndef FLYPROF_READ_ATT_FASTINT_H
+#define FLYPROF_READ_ATT_FASTINT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Bytes that must be readable after the start of a window: 32 classified + 16 for the widest
+ * number load that starts inside it. */
+#define ATT_FAST_SLACK 64
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ATT_FAST_ENABLED 1
+#else
+#define ATT_FAST_ENABLED 0
+#endif
+
+/* Masks of one 32-byte window: bit i describes byte i. */
+typedef struct att_fast_masks {
+	uint32_t digit, comma, close, zero;
+} att_fast_masks;
+
+static inline att_fast_masks att_fast_classify(const char *p)
+{
+	att_fast_masks m;
+#if defined(__SSE2__)
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+	/* '0'..'9' moved to -128..-119, so "is a digit" is one signed compare. */
+	const __m128i shift = _mm_set1_epi8((char)(0x80 - '0')), lim = _mm_set1_epi8(-118);
+	const __m128i comma = _mm_set1_epi8(','), close = _mm_set1_epi8(']');
+	const __m128i zero = _mm_set1_epi8('0');
+#define FI_MASK(x)     ((uint32_t)_mm_movemask_epi8(x))
+#define FI_PAIR(op, k) (FI_MASK(op(a, k)) | FI_MASK(op(b, k)) << 16)
+	m.digit = FI_MASK(_mm_cmplt_epi8(_mm_add_epi8(a, shift), lim)) |
+		  FI_MASK(_mm_cmplt_epi8(_mm_add_epi8(b, shift), lim)) << 16;
+	m.comma = FI_PAIR(_mm_cmpeq_epi8, comma);
+	m.close = FI_PAIR(_mm_cmpeq_epi8, close);
+	m.zero = FI_PAIR(_mm_cmpeq_epi8, zero);
+#undef FI_PAIR
+#undef FI_MASK
+#else
+	m.digit = m.comma = m.close = m.zero = 0;
+	for (int i = 0; i < 32; i++) {
+		unsigned char c = (unsigned char)p[i];
+		m.digit |= (uint32_t)((unsigned)(c - '0') < 10) << i;
+		m.comma |= (uint32_t)(c == ',') << i;
+		m.close |= (uint32_t)(c == ']') << i;
+		m.zero |= (uint32_t)(c == '0') << i;
+	}
+#endif
+	return m;
+}
+
+/* The value of the len (1..8) ASCII digits at q (SWAR; little-endian only). The 8-byte load may
+ * run past the digits: those bytes are shifted out before they count. */
+static inline __attribute__((always_inline)) uint64_t att_fast_digits8(const char *q, unsigned len)
+{
+	uint64_t x;
+	memcpy(&x, q, 8);
+	x -= 0x3030303030303030ull; /* a borrow from a non-digit byte only moves upwards */
+	x <<= 8 * (8 - len);	    /* keep the len digits, as the low (leading-zero) end */
+	x = x * 10 + (x >> 8);
+	x = (((x & 0x000000FF000000FFull) * 0x000F424000000064ull) +
+	     (((x >> 16) & 0x000000FF000000FFull) * 0x0000271000000001ull)) >>
+	    32;
+	return x;
+}
+
+/* The same for len 1..4 with two multiplies instead of three: most numbers of a trace row are
+ * that short (category, stall, duration, line), and per column the branch is predictable. */
+static inline __attribute__((always_inline)) uint64_t att_fast_digits4(const char *q, unsigned len)
+{
+	uint32_t x;
+	memcpy(&x, q, 4);
+	x -= 0x30303030u;
+	x <<= 8 * (4 - len);
+	x = x * 10 + (x >> 8);
+	return ((x & 0x00FF00FFu) * 0x00640001u) >> 16;
+}
+
+/* 1..16 digits at q. */
+static inline __attribute__((always_inline)) uint64_t att_fast_digits16(const char *q, unsigned len)
+{
+	if (len <= 4)
+		return att_fast_digits4(q, len);
+	if (len <= 8)
+		return att_fast_digits8(q, len);
+	return att_fast_digits8(q, len - 8) * 100000000u + att_fast_digits8(q + len - 8, 8);
+}
+
+/* A row "[i0,i1,...,i(n-1)]" of non-negative integers, p at '[', n <= 8. Stores the values and
+ * returns the position after ']', or NULL (see the contract above). */
+static inline __attribute__((always_inline)) const char *
+att_fast_row(const char *p, const char *end, int64_t *v, int n)
+{
+#if ATT_FAST_ENABLED
+	if (end - p < ATT_FAST_SLACK + 1 || *p != '[')
+		return NULL;
+	const char *q = p + 1;
+	att_fast_masks m = att_fast_classify(q);
+	if (!m.close)
+		return NULL;
+	unsigned e = (unsigned)__builtin_ctz(m.close);
+	uint32_t valid = (uint32_t)((1ull << e) - 1);
+	uint32_t commas = m.comma & valid;
+	uint64_t ends = commas | (1ull << e);
+	/* Only digits and commas before ']', every number non-empty, no leading zero. */
+	if (((m.digit | m.comma) & valid) != valid || ((uint64_t)m.digit << 1 & ends) != ends ||
+	    ((1u | commas << 1) & m.zero & m.digit >> 1))
+		return NULL;
+	ends |= 1ull << 40; /* a sentinel: too few numbers end at it, too long to accept */
+	unsigned s = 0;
+	for (int i = 0; i < n; i++) {
+		unsigned t = (unsigned)__builtin_ctzll(ends);
+		if (t - s > 16)
+			return NULL;
+		v[i] = (int64_t)att_fast_digits16(q + s, t - s);
+		ends &= ends - 1;
+		s = t + 1;
+	}
+	/* Exactly n numbers. The result is computed from e, not s, so that the next row need not
+	 * wait for this row's numbers. */
+	return s == e + 1 ? q + e + 1 : NULL;
+#else
+	(void)p;
+	(void)end;
+	(void)v;
+	(void)n;
+	return NULL;
+#endif
+}
+
+/* As many integers of a list "i,i,...,i]" as fit, p at the first digit of an element: stores
+ * them into v (at most cap) and returns the position of the ',' or ']' after the last one
+ * stored, or NULL when none could be read here. *n is the count stored. */
+static inline const char *att_fast_list(const char *p, const char *end, int64_t *v, size_t cap,
+					size_t *n)
+{
+	*n = 0;
+	const char *last = NULL;
+#if ATT_FAST_ENABLED
+	while (end - p >= ATT_FAST_SLACK && *n + 32 <= cap) {
+		att_fast_masks m = att_fast_classify(p);
+		/* Numbers that end inside the window; stop at the first ']' or foreign byte. */
+		uint32_t other = ~(m.digit | m.comma);
+		uint32_t upto = other ? (uint32_t)((1ull << __builtin_ctz(other)) - 1) : ~0u;
+		uint64_t ends = m.comma & upto;
+		if (other && (m.close >> __builtin_ctz(other) & 1))
+			ends |= 1ull
+				<< __builtin_ctz(other); /* the closing ']' ends the last one */
+		if (!ends || ((uint64_t)m.digit << 1 & ends) != ends ||
+		    ((1u | (uint32_t)ends << 1) & m.zero & m.digit >> 1))
+			break;
+		unsigned s = 0, t = 0;
+		while (ends) {
+			t = (unsigned)__builtin_ctzll(ends);
+			if (t - s > 16)
+				return last;
+			v[(*n)++] = (int64_t)att_fast_digits16(p + s, t - s);
+			last = p + t;
+			ends &= ends - 1;
+			s = t + 1;
+		}
+		if (p[t] == ']')
+			break;
+		p += s;
+	}
+#else
+	(void)p;
+	(void)end;
+	(void)v;
+	(void)cap;
+#endif
+	return last;
+}
+
+#endif
