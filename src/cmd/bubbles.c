@@ -64,7 +64,7 @@ static void adopt(cmd_ctx *ctx, jv *r)
 static int write_timeline(cmd_ctx *ctx, const analysis_input *in, size_t top, const char *path)
 {
 	jv *o = jv_set(ctx->data, "timeline", jv_object());
-	if (in->nvidia) {
+	if (analysis_vendor(in) == VENDOR_NVIDIA) {
 		jv_set(o, "written", jv_bool(0));
 		ctx_warn(ctx,
 			 "--timeline: Nsight Compute records warp-state samples, not a per-warp "
@@ -72,7 +72,7 @@ static int write_timeline(cmd_ctx *ctx, const analysis_input *in, size_t top, co
 		return 0;
 	}
 	wave_timeline t;
-	if (wave_timeline_build(in->trace.dir, top, &t, &ctx->err))
+	if (wave_timeline_build(in->trace->dir, top, &t, &ctx->err))
 		return -1;
 	strbuf sb = STRBUF_INIT;
 	trace_events_write(&sb, &t);

@@ -6,11 +6,9 @@
 
 #include "base/fileio.h"
 #include "base/xalloc.h"
-#include "core/amd/bubbles.h"
+#include "core/backend/backend.h"
 #include "core/bundle/bundle.h"
 #include "core/diagnose/diff.h"
-#include "core/amd/dispatch_select.h"
-#include "read/amd/att_code.h"
 #include "base/json/json_parse.h"
 
 #include <stdlib.h>
@@ -26,25 +24,22 @@ const opt_spec diff_opts[] = {
     OPT_END,
 };
 
-/* Analyses the trace of a bundle that has no report.json/bubbles.json. */
+/* Analyses the trace of a bundle that has no report.json/bubbles.json, through its backend
+ * (an ATT dispatch, or Nsight Compute exports). */
 static jv *from_trace(cmd_ctx *ctx, const char *path, const char **source)
 {
 	bundle b;
-	dispatch_choice c = {0};
-	trace_dispatch t;
-	trace_dispatch_init(&t);
+	backend_dispatch d;
 	jv *out = NULL;
+	*source = "trace (analysed now)";
 	if (bundle_open(&b, path, &ctx->err))
 		return NULL;
 	bubbles_params o = {3, -1, 0};
-	if (dispatch_select(&b, opts_str(&ctx->opts, "tag"), opts_str(&ctx->opts, "dispatch"), &c,
-			    &ctx->err) == 0 &&
-	    att_code_read(c.dir, &t, &ctx->err) == 0 &&
-	    bubbles_compute(&t, &c, &o, &out, NULL, ctx->warnings, &ctx->err) != 0)
+	if (backend_open(&b, opts_str(&ctx->opts, "tag"), opts_str(&ctx->opts, "dispatch"), &d,
+			 &ctx->err) == 0 &&
+	    backend_bubbles(&d, &o, &out, NULL, ctx->warnings, &ctx->err) != 0)
 		out = NULL;
-	*source = "trace (analysed now)";
-	dispatch_choice_release(&c);
-	trace_dispatch_free(&t);
+	backend_close(&d);
 	bundle_close(&b);
 	return out;
 }

@@ -173,12 +173,12 @@ static int write_speedscope(cmd_ctx *ctx, const trace_dispatch *d, const char *p
 static void add_dispatch(jv *data, const analysis_input *in)
 {
 	jv *o = jv_set(data, "dispatch", jv_object());
-	jv_set_str(o, "dir", in->choice.dir);
-	jv_set_str(o, "id", in->choice.id ? in->choice.id : "");
-	jv_set(o, "tag", in->choice.tag ? jv_str(in->choice.tag) : jv_null());
-	jv_set(o, "kernel", in->trace.kernel ? jv_str(in->trace.kernel) : jv_null());
-	jv_set(o, "arch", in->trace.arch ? jv_str(in->trace.arch) : jv_null());
-	jv_set(o, "selection", in->choice.why ? jv_str(in->choice.why) : jv_null());
+	jv_set_str(o, "dir", in->choice->dir);
+	jv_set_str(o, "id", in->choice->id ? in->choice->id : "");
+	jv_set(o, "tag", in->choice->tag ? jv_str(in->choice->tag) : jv_null());
+	jv_set(o, "kernel", in->trace->kernel ? jv_str(in->trace->kernel) : jv_null());
+	jv_set(o, "arch", in->trace->arch ? jv_str(in->trace->arch) : jv_null());
+	jv_set(o, "selection", in->choice->why ? jv_str(in->choice->why) : jv_null());
 }
 
 static void add_resources(jv *data, const trace_resources *r)
@@ -212,20 +212,19 @@ static void load_snapshots(cmd_ctx *ctx, const char *dir, snapshots *s)
 
 static void add_sources(cmd_ctx *ctx, analysis_input *in, jv *data)
 {
-	jv_set_str(data, "unit", in->trace.unit);
-	if (in->nvidia) {
+	jv_set_str(data, "unit", in->trace->unit);
+	if (analysis_vendor(in) == VENDOR_NVIDIA) {
 		jv *ns = jv_set(data, "sources", jv_object());
 		jv_set_str(ns, "origin",
 			   "Nsight Compute correlated source export (SASS -> file:line)");
-		jv_set_str(ns, "export",
-			   in->ncu.source_correlated ? in->ncu.source_correlated : "");
-		if (!in->ncu.source_correlated)
+		jv_set_str(ns, "export", in->disp.sources_from ? in->disp.sources_from : "");
+		if (!in->disp.sources_from)
 			ctx_warn(ctx,
 				 "no correlated source export (--print-source cuda,sass, also for "
 				 "Triton): instructions have no source lines");
 		return;
 	}
-	jv *src = jv_set(data, "sources", codeobj_fill_sources(&in->trace));
+	jv *src = jv_set(data, "sources", codeobj_fill_sources(in->trace));
 	const char *origin = jv_string(jv_get(src, "origin"));
 	int64_t filled = jv_i64(jv_get(src, "filled_from_code_object"));
 	if (filled > 0)
@@ -286,7 +285,7 @@ static int write_flames(cmd_ctx *ctx, const trace_dispatch *d, jv *data)
 static int run_views(cmd_ctx *ctx, analysis_input *in, snapshots *snaps)
 {
 	map_view v;
-	map_view_init(&v, ctx, &in->trace, snaps);
+	map_view_init(&v, ctx, in->trace, snaps);
 	int rc = 0, query = 0;
 	if (opts_given(&ctx->opts, "code-line")) {
 		query = 1;
@@ -299,7 +298,7 @@ static int run_views(cmd_ctx *ctx, analysis_input *in, snapshots *snaps)
 	}
 	map_view_release(&v);
 	if (rc == 0)
-		rc = write_flames(ctx, &in->trace, ctx->data);
+		rc = write_flames(ctx, in->trace, ctx->data);
 	/* map.json holds the full mapping; a query answer does not replace it. */
 	if (rc == 0 && !query)
 		rc = analysis_write(ctx, in, "map.json", ctx->data);
@@ -317,10 +316,10 @@ int cmd_map(cmd_ctx *ctx)
 		return -1;
 	}
 	snapshots snaps;
-	load_snapshots(ctx, in.choice.dir, &snaps);
+	load_snapshots(ctx, in.choice->dir, &snaps);
 	add_dispatch(ctx->data, &in);
 	add_sources(ctx, &in, ctx->data);
-	add_resources(ctx->data, &in.trace.res);
+	add_resources(ctx->data, &in.trace->res);
 	int rc = run_views(ctx, &in, &snaps);
 	snapshots_free(&snaps);
 	analysis_close(&in);

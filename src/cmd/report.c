@@ -7,7 +7,7 @@
 #include "base/fileio.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
-#include "core/amd/bubbles.h"
+#include "core/amd/dispatch_select.h"
 #include "core/diagnose/diff.h"
 #include "core/diagnose/kernel_traits.h"
 #include "core/hw/occupancy.h"
@@ -17,7 +17,6 @@
 #include "base/json/json_write.h"
 #include "out/report_md.h"
 #include "out/sarif.h"
-#include "read/amd/att_code.h"
 #include "read/amd/codeobj_load.h"
 #include "read/amd/kernel_trace_csv.h"
 #include "cmd/analysis_input.h"
@@ -113,11 +112,11 @@ static jv *capture_csvs(const analysis_input *in, const char *suffix)
 static void csv_resources(cmd_ctx *ctx, analysis_input *in)
 {
 	jv *files = capture_csvs(in, "kernel_trace.csv");
-	long long id = dispatch_id_of(path_base(in->choice.dir));
-	for (size_t i = 0; i < jv_len(files) && !in->trace.res.source; i++) {
+	long long id = dispatch_id_of(path_base(in->choice->dir));
+	for (size_t i = 0; i < jv_len(files) && !in->trace->res.source; i++) {
 		fp_err e = FP_ERR_INIT;
 		const char *p = jv_string(jv_at(files, i));
-		if (ktcsv_resources_file(p, id, in->trace.kernel, &in->trace.res, &e) < 0)
+		if (ktcsv_resources_file(p, id, in->trace->kernel, &in->trace->res, &e) < 0)
 			ctx_warn(ctx, "%s ignored: %s", p, e.message);
 		fp_err_clear(&e);
 	}
@@ -167,7 +166,7 @@ static jv *theoretical(cmd_ctx *ctx, gathered *g, const trace_dispatch *t, const
 static jv *occupancy_obj(cmd_ctx *ctx, gathered *g, const analysis_input *in, const char *arch)
 {
 	jv *o = jv_object();
-	jv *th = theoretical(ctx, g, &in->trace, arch);
+	jv *th = theoretical(ctx, g, in->trace, arch);
 	jv_set(o, "theoretical", th ? th : jv_null());
 	const jv *ob = jv_get(jv_get(g->bubbles, "occupancy"), "observed");
 	jv_set(o, "observed", ob ? jv_copy(ob) : jv_null());
@@ -176,18 +175,16 @@ static jv *occupancy_obj(cmd_ctx *ctx, gathered *g, const analysis_input *in, co
 	return o;
 }
 
-static jv *bubbles_of(const char *dir, const dispatch_choice *like, size_t top, int threads,
-		      fp_err *e)
+/* The bubbles object of another dispatch of the same capture, through the backend. */
+static jv *bubbles_of(const analysis_input *in, const char *dir, size_t top, int threads, fp_err *e)
 {
-	trace_dispatch t;
-	trace_dispatch_init(&t);
+	backend_dispatch d;
 	jv *out = NULL, *warn = jv_array();
 	bubbles_params o = {top, -1, threads};
-	dispatch_choice c = *like;
-	c.dir = (char *)dir;
-	if (att_code_read(dir, &t, e) == 0 && bubbles_compute(&t, &c, &o, &out, NULL, warn, e))
+	if (backend_open_sibling(&in->disp, dir, &d, e) == 0 &&
+	    backend_bubbles(&d, &o, &out, NULL, warn, e))
 		out = NULL;
-	trace_dispatch_free(&t);
+	backend_close(&d);
 	jv_free(warn);
 	return out;
 }
@@ -195,24 +192,24 @@ static jv *bubbles_of(const char *dir, const dispatch_choice *like, size_t top, 
 /* Class shares of the other non-empty dispatches of the capture: the run-to-run noise. */
 static jv *variation(cmd_ctx *ctx, const analysis_input *in, const jv *main_b, int threads)
 {
-	const jv *cands = in->choice.candidates;
+	const jv *cands = in->choice->candidates;
 	if (jv_len(cands) < 2)
 		return NULL;
 	const jv *bs[VARIATION_MAX_DISPATCHES];
 	const char *ids[VARIATION_MAX_DISPATCHES];
 	jv *owned[VARIATION_MAX_DISPATCHES] = {0};
 	size_t n = 0;
-	bs[n] = main_b, ids[n++] = in->choice.id;
-	char *dcopy = xstrdup(in->choice.dir);
+	bs[n] = main_b, ids[n++] = in->choice->id;
+	char *dcopy = xstrdup(in->choice->dir);
 	const char *parent = dirname(dcopy);
 	for (size_t i = 0; i < jv_len(cands) && n < VARIATION_MAX_DISPATCHES; i++) {
 		const char *name = jv_string(jv_get(jv_at(cands, i), "dir"));
 		const char *id = jv_string(jv_get(jv_at(cands, i), "id"));
-		if (!name || (id && strcmp(id, in->choice.id) == 0))
+		if (!name || (id && strcmp(id, in->choice->id) == 0))
 			continue;
 		char *dir = path_join(parent, name);
 		fp_err e = FP_ERR_INIT;
-		owned[n] = bubbles_of(dir, &in->choice, 3, threads, &e);
+		owned[n] = bubbles_of(in, dir, 3, threads, &e);
 		if (owned[n])
 			bs[n] = owned[n], ids[n++] = id;
 		else
@@ -231,9 +228,9 @@ static char *repro_cmd(cmd_ctx *ctx, const analysis_input *in)
 {
 	strbuf sb = STRBUF_INIT;
 	sb_addf(&sb, "flyprof report --bundle '%s'", in->src.dir);
-	if (in->choice.tag)
-		sb_addf(&sb, " --tag %s", in->choice.tag);
-	sb_addf(&sb, " --dispatch %s", in->choice.id);
+	if (in->choice->tag)
+		sb_addf(&sb, " --tag %s", in->choice->tag);
+	sb_addf(&sb, " --dispatch %s", in->choice->id);
 	if (opts_str(&ctx->opts, "arch"))
 		sb_addf(&sb, " --arch %s", opts_str(&ctx->opts, "arch"));
 	if (opts_str(&ctx->opts, "out"))
@@ -250,11 +247,12 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 			       (long long)threads);
 	bubbles_params bo = {top < 10 ? 10 : (size_t)top, -1, (int)threads};
 	/* code objects saved beside the trace fill missing .py lines and the kernel resources */
-	g->sources = in->nvidia ? jv_object() : codeobj_fill_sources(&in->trace);
+	g->sources =
+	    (analysis_vendor(in) == VENDOR_NVIDIA) ? jv_object() : codeobj_fill_sources(in->trace);
 	if (analysis_bubbles(ctx, in, &bo, &g->bubbles, NULL))
 		return -1;
-	*arch = in->trace.arch ? in->trace.arch
-			       : jv_string(jv_get(jv_get(g->bubbles, "dispatch"), "arch"));
+	*arch = in->trace->arch ? in->trace->arch
+				: jv_string(jv_get(jv_get(g->bubbles, "dispatch"), "arch"));
 	const jv *cos = jv_get(g->sources, "code_objects");
 	for (size_t i = 0; !*arch && i < jv_len(cos); i++)
 		*arch = jv_string(jv_get(jv_at(cos, i), "arch"));
@@ -265,22 +263,22 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 		missing(ctx, g, "capture.json",
 			"no capture record (kernel match, registers from the capture); the trace "
 			"alone is used");
-	g->counters =
-	    optional_json(ctx, in, g, "counters.json",
-			  in->nvidia ? "no counters.json; the bound comes from the trace "
-				       "(the Nsight Compute details export holds the "
-				       "speed-of-light figures)"
-				     : "no hardware counters; the bound comes from the trace "
-				       "(run `flyprof counters`)");
+	g->counters = optional_json(ctx, in, g, "counters.json",
+				    (analysis_vendor(in) == VENDOR_NVIDIA)
+					? "no counters.json; the bound comes from the trace "
+					  "(the Nsight Compute details export holds the "
+					  "speed-of-light figures)"
+					: "no hardware counters; the bound comes from the trace "
+					  "(run `flyprof counters`)");
 	if (in->src.kind == BUNDLE_FLYPROF && bundle_has(&in->src, "tile.json"))
 		g->tile = optional_json(ctx, in, g, "tile.json", "");
-	if (!in->trace.res.source)
+	if (!in->trace->res.source)
 		csv_resources(ctx, in);
 	g->occupancy = occupancy_obj(ctx, g, in, *arch);
 	g->variation = variation(ctx, in, g->bubbles, (int)threads);
 	g->repro = repro_cmd(ctx, in);
-	g->traits = kernel_traits_from_trace(&in->trace);
-	g->buckets = evloc_scan_trace(&in->trace);
+	g->traits = kernel_traits_from_trace(in->trace);
+	g->buckets = evloc_scan_trace(in->trace);
 	return 0;
 }
 
@@ -337,8 +335,8 @@ int cmd_report(cmd_ctx *ctx)
 	int rc = -1;
 	if (analysis_open(ctx, &in) || gather(ctx, &in, &g, &arch))
 		goto out;
-	const char *kernel = in.trace.kernel
-				 ? in.trace.kernel
+	const char *kernel = in.trace->kernel
+				 ? in.trace->kernel
 				 : jv_string(jv_get(jv_get(g.bubbles, "dispatch"), "kernel"));
 	report_inputs ri = {.bubbles = g.bubbles,
 			    .counters = g.counters,

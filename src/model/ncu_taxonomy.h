@@ -6,36 +6,12 @@
  * A native class is named by the stall reason's metric suffix
  * (smsp__pcsamp_warps_issue_stalled_<name>, e.g. "long_scoreboard"); the source-page CSV
  * labels its columns with a short form ("stall_long_sb", and "stall_long_sb (Not Issued)" for
- * the not-issued twin). Every mapping and its reason is in the table in ncu_taxonomy.c and in
- * docs/nvidia.md. Pure functions, no state. */
+ * the not-issued twin). Every mapping and its reason is in the NVIDIA class table (classes.c)
+ * and in docs/nvidia.md. Pure functions, no state. */
 #ifndef FLYPROF_CORE_NCU_TAXONOMY_H
 #define FLYPROF_CORE_NCU_TAXONOMY_H
 
 #include "model/taxonomy.h"
-
-typedef enum {
-	NCU_LONG_SCOREBOARD,
-	NCU_SHORT_SCOREBOARD,
-	NCU_BARRIER,
-	NCU_MEMBAR,
-	NCU_WAIT,
-	NCU_MIO_THROTTLE,
-	NCU_LG_THROTTLE,
-	NCU_MATH_PIPE_THROTTLE,
-	NCU_TEX_THROTTLE,
-	NCU_DISPATCH_STALL,
-	NCU_DRAIN,
-	NCU_IMC_MISS,
-	NCU_NO_INSTRUCTIONS,
-	NCU_BRANCH_RESOLVING,
-	NCU_SLEEPING,
-	NCU_GMMA,
-	NCU_NOT_SELECTED,
-	NCU_SELECTED,
-	NCU_MISC,
-	NCU_UNKNOWN, /* a stall_* column this table does not know (counted, with a warning) */
-	NCU__COUNT
-} ncu_reason;
 
 /* Native class name ("long_scoreboard"). */
 const char *ncu_reason_name(ncu_reason r);

@@ -4,24 +4,16 @@
 
 #include <string.h>
 
-static const char *const class_names[TAX__COUNT] = {
-    "vmem_wait", "lds_wait", "smem_wait", "barrier", "vmem_issue", "lds_issue", "smem_issue",
-    "mfma",	 "valu",     "salu",	  "branch",  "nop",	   "message",	"other"};
-
-static const char *const norm_names[NORM__COUNT] = {
-    "memory_dependency", "lds_dependency", "synchronization", "issue_throttle", "fixed_latency",
-    "front_end",	 "scheduler",	   "issued",	      "other"};
-
 static const char *const prod_names[PROD__COUNT] = {"VMEM", "FLAT", "LDS", "SMEM", "OTHER"};
 
 const char *tax_class_name(tax_class c)
 {
-	return (unsigned)c < TAX__COUNT ? class_names[c] : "other";
+	return class_name(VENDOR_AMD, (int)c);
 }
 
 const char *tax_norm_name(tax_norm n)
 {
-	return (unsigned)n < NORM__COUNT ? norm_names[n] : "other";
+	return norm_name(n);
 }
 
 const char *tax_prod_name(tax_prod p)
@@ -31,36 +23,12 @@ const char *tax_prod_name(tax_prod p)
 
 int tax_class_lookup(const char *name)
 {
-	for (int i = 0; i < TAX__COUNT; i++)
-		if (strcmp(class_names[i], name) == 0)
-			return i;
-	return -1;
+	return class_lookup(VENDOR_AMD, name);
 }
 
 tax_norm tax_normalize(tax_class c)
 {
-	switch (c) {
-	case TAX_VMEM_WAIT:
-	case TAX_SMEM_WAIT:
-		return NORM_MEMORY_DEPENDENCY;
-	case TAX_LDS_WAIT:
-		return NORM_LDS_DEPENDENCY;
-	case TAX_BARRIER:
-		return NORM_SYNCHRONIZATION;
-	case TAX_VMEM_ISSUE:
-	case TAX_LDS_ISSUE:
-	case TAX_SMEM_ISSUE:
-		return NORM_ISSUE_THROTTLE;
-	case TAX_MFMA:
-	case TAX_VALU:
-	case TAX_SALU:
-	case TAX_NOP:
-		return NORM_FIXED_LATENCY;
-	case TAX_BRANCH:
-		return NORM_FRONT_END;
-	default:
-		return NORM_OTHER;
-	}
+	return class_norm(VENDOR_AMD, (int)c);
 }
 
 static int starts(const char *s, const char *prefix)

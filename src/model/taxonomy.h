@@ -10,38 +10,9 @@
 #ifndef FLYPROF_CORE_TAXONOMY_H
 #define FLYPROF_CORE_TAXONOMY_H
 
+#include "model/classes.h"
+
 #include <stdint.h>
-
-typedef enum {
-	TAX_VMEM_WAIT,
-	TAX_LDS_WAIT,
-	TAX_SMEM_WAIT,
-	TAX_BARRIER,
-	TAX_VMEM_ISSUE,
-	TAX_LDS_ISSUE,
-	TAX_SMEM_ISSUE,
-	TAX_MFMA,
-	TAX_VALU,
-	TAX_SALU,
-	TAX_BRANCH,
-	TAX_NOP,
-	TAX_MESSAGE,
-	TAX_OTHER,
-	TAX__COUNT
-} tax_class;
-
-typedef enum {
-	NORM_MEMORY_DEPENDENCY,
-	NORM_LDS_DEPENDENCY,
-	NORM_SYNCHRONIZATION,
-	NORM_ISSUE_THROTTLE,
-	NORM_FIXED_LATENCY,
-	NORM_FRONT_END,
-	NORM_SCHEDULER,
-	NORM_ISSUED,
-	NORM_OTHER,
-	NORM__COUNT
-} tax_norm;
 
 /* Producer type of an instruction a wait waits on. */
 typedef enum { PROD_VMEM, PROD_FLAT, PROD_LDS, PROD_SMEM, PROD_OTHER, PROD__COUNT } tax_prod;
@@ -49,12 +20,13 @@ typedef enum { PROD_VMEM, PROD_FLAT, PROD_LDS, PROD_SMEM, PROD_OTHER, PROD__COUN
 /* Counters a wait instruction names (bit set). */
 enum { WAIT_VM = 1, WAIT_LGKM = 2, WAIT_EXP = 4 };
 
+/* Names and normalised classes come from the AMD class table (classes.h). */
 const char *tax_class_name(tax_class c);
 const char *tax_norm_name(tax_norm n);
 const char *tax_prod_name(tax_prod p);
 /* Looks a native class up by name; -1 if unknown. */
 int tax_class_lookup(const char *name);
-/* The default native -> normalised mapping. */
+/* The native -> normalised mapping. */
 tax_norm tax_normalize(tax_class c);
 
 /* 1 if the ISA text is a wait-count instruction (s_waitcnt*, s_wait_*cnt, s_wait_idle). */

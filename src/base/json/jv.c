@@ -273,6 +273,25 @@ size_t jv_len(const jv *v)
 	return 0;
 }
 
+const char *jv_key_at(const jv *obj, size_t i)
+{
+	return obj && obj->type == JV_OBJECT && i < obj->v.obj.n ? obj->v.obj.keys[i] : NULL;
+}
+
+jv *jv_value_at(const jv *obj, size_t i)
+{
+	return obj && obj->type == JV_OBJECT && i < obj->v.obj.n ? obj->v.obj.vals[i] : NULL;
+}
+
+void jv_truncate(jv *arr, size_t n)
+{
+	if (!arr || arr->type != JV_ARRAY || n >= arr->v.arr.n)
+		return;
+	for (size_t i = n; i < arr->v.arr.n; i++)
+		jv_free(arr->v.arr.items[i]);
+	arr->v.arr.n = n;
+}
+
 int jv_is_num(const jv *v)
 {
 	return v && (v->type == JV_INT || v->type == JV_UINT || v->type == JV_DOUBLE);

@@ -80,6 +80,11 @@ jv *jv_set_bool(jv *obj, const char *key, int b);
 jv *jv_get(const jv *obj, const char *key);
 jv *jv_at(const jv *arr, size_t i);
 size_t jv_len(const jv *v);
+/* The i-th key / value of an object in insertion order (borrowed); NULL past the end. */
+const char *jv_key_at(const jv *obj, size_t i);
+jv *jv_value_at(const jv *obj, size_t i);
+/* Frees the items of an array from index n on. */
+void jv_truncate(jv *arr, size_t n);
 int jv_is_num(const jv *v);
 /* Numeric value as double / int64 (0 for non-numbers); jv_int_ok tells if v is an exact integer. */
 double jv_num(const jv *v);

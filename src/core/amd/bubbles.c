@@ -1,5 +1,7 @@
-/* bubbles: orchestration, totals, classes, normalised classes, mix, checks. The ranked lists
- * are in bubbles_lists.c, the sections from optional files in bubbles_extra.c. */
+/* The AMD backend's stall analysis: fills a stall profile from one ATT dispatch (code.json,
+ * wave files, optional files). The ranking and the bubbles.json writer are vendor-neutral
+ * (src/model/profile*.c); bubbles_compute chains the three. The --detail view is in
+ * bubbles_lists.c, the sections from optional files in bubbles_extra.c. */
 #include "core/amd/bubbles.h"
 
 #include "base/xalloc.h"
@@ -8,15 +10,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-#define CLASS_TOP 3
-
-typedef struct class_acc {
-	size_t count;
-	int64_t hits, latency, stall, idle;
-	long top[CLASS_TOP];	      /* instruction indices, most attributed stall first */
-	int64_t top_stall[CLASS_TOP]; /* the stall each one carries in this class */
-} class_acc;
 
 /* The decoder category seen most often for each instruction (lowest value on ties). */
 static void set_categories(bub *b)
@@ -36,6 +29,8 @@ static void set_categories(bub *b)
 	}
 }
 
+/* Each instruction's class: a wait's comes from its attribution, the rest from the ISA text and
+ * the decoder category. */
 static void classify(bub *b)
 {
 	trace_dispatch *d = b->d;
@@ -46,35 +41,11 @@ static void classify(bub *b)
 		b->wait_of[b->waits.v[k].inst] = (long)k;
 	for (size_t i = 0; i < d->n_insts; i++) {
 		trace_inst *t = &d->insts[i];
-		if (t->is_label) {
-			t->klass = -1;
-			continue;
-		}
-		t->klass = (int16_t)(b->wait_of[i] >= 0 ? b->waits.v[b->wait_of[i]].klass
-							: tax_classify(t->isa, t->category));
-		b->n_static++;
-		b->n_executed += t->hits > 0;
-		b->hits = trace_add(b->hits, t->hits);
-		b->latency = trace_add(b->latency, t->latency);
-		b->stall = trace_add(b->stall, t->stall);
-		b->idle = trace_add(b->idle, t->idle);
-	}
-}
-
-static void note_top(class_acc *c, long inst, int64_t stall)
-{
-	if (stall <= 0)
-		return;
-	for (int k = 0; k < CLASS_TOP; k++) {
-		if (c->top[k] >= 0 && stall <= c->top_stall[k])
-			continue;
-		for (int m = CLASS_TOP - 1; m > k; m--) {
-			c->top[m] = c->top[m - 1];
-			c->top_stall[m] = c->top_stall[m - 1];
-		}
-		c->top[k] = inst;
-		c->top_stall[k] = stall;
-		return;
+		int k = -1;
+		if (!t->is_label)
+			k = b->wait_of[i] >= 0 ? (int)b->waits.v[b->wait_of[i]].klass
+					       : (int)tax_classify(t->isa, t->category);
+		t->klass = (int16_t)k;
 	}
 }
 
@@ -85,9 +56,9 @@ static tax_class wait_group_class(int g)
 	return map[g];
 }
 
-/* A wait's stall and latency are split across the wait classes by its producer shares; its
- * count, hits and idle stay with its (dominant) class. */
-static void add_wait(class_acc *acc, const wait_info *w, const trace_inst *t)
+/* A wait's stall and latency are split across the wait classes by its producer shares (one
+ * part per group); its count, hits and idle stay with its (dominant) class. */
+static void add_wait_parts(stall_profile *p, const wait_info *w, const trace_inst *t)
 {
 	int64_t lat[WAIT_SPLIT__COUNT];
 	int fallback = w->klass == TAX_LDS_WAIT	   ? 1
@@ -95,149 +66,40 @@ static void add_wait(class_acc *acc, const wait_info *w, const trace_inst *t)
 		       : w->klass == TAX_OTHER	   ? 3
 						   : 0;
 	waits_split(t->latency, w->n_producers ? w->weight : w->split, fallback, lat);
-	for (int g = 0; g < WAIT_SPLIT__COUNT; g++) {
-		class_acc *c = &acc[wait_group_class(g)];
-		c->stall = trace_add(c->stall, w->split[g]);
-		c->latency = trace_add(c->latency, lat[g]);
-		note_top(c, w->inst, w->split[g]);
-	}
+	for (int g = 0; g < WAIT_SPLIT__COUNT; g++)
+		profile_add_part(p, (size_t)w->inst, wait_group_class(g), lat[g], w->split[g], 0);
 }
 
-static void accumulate(const bub *b, class_acc *acc)
+static void add_wait(stall_profile *p, const wait_info *w, const trace_inst *t)
 {
-	for (int c = 0; c < TAX__COUNT; c++)
-		for (int k = 0; k < CLASS_TOP; k++)
-			acc[c].top[k] = -1;
+	prof_wait *x = profile_add_wait(p, (size_t)w->inst);
+	x->klass = w->klass;
+	x->stall = t->stall;
+	x->waves = w->waves;
+	x->method = w->method;
+	x->n_producers = w->n_producers;
+	x->producers = xcalloc(w->n_producers + 1, sizeof *x->producers);
+	for (size_t i = 0; i < w->n_producers; i++) {
+		const wait_producer *q = &w->producers[i];
+		x->producers[i] = (prof_producer){q->code_line, q->inst, q->type, q->waves};
+	}
+	for (int g = 0; g < WAIT_SPLIT__COUNT; g++)
+		x->split[g] = w->split[g];
+}
+
+static void fill_parts(bub *b)
+{
 	for (size_t i = 0; i < b->d->n_insts; i++) {
 		const trace_inst *t = &b->d->insts[i];
 		if (t->is_label)
 			continue;
-		class_acc *c = &acc[t->klass];
-		c->count++;
-		c->hits = trace_add(c->hits, t->hits);
-		c->idle = trace_add(c->idle, t->idle);
-		if (b->wait_of[i] >= 0) {
-			add_wait(acc, &b->waits.v[b->wait_of[i]], t);
-			continue;
-		}
-		c->latency = trace_add(c->latency, t->latency);
-		c->stall = trace_add(c->stall, t->stall);
-		note_top(c, (long)i, t->stall);
+		if (b->wait_of[i] >= 0)
+			add_wait_parts(b->p, &b->waits.v[b->wait_of[i]], t);
+		else
+			profile_add_part(b->p, i, t->klass, t->latency, t->stall, 0);
 	}
-}
-
-static jv *class_top(const bub *b, const class_acc *c)
-{
-	jv *a = jv_array();
-	for (int k = 0; k < CLASS_TOP && c->top[k] >= 0; k++) {
-		const trace_inst *t = &b->d->insts[c->top[k]];
-		jv *o = jv_push(a, jv_object());
-		jv_set_int(o, "code_line", t->code_line);
-		jv_set_str(o, "isa", t->isa);
-		jv_set_str(o, "source", t->source);
-		jv_set_int(o, "stall", c->top_stall[k]);
-	}
-	return a;
-}
-
-static int order_by_stall(const int64_t *stall, const int64_t *lat, int n, int *ord)
-{
-	for (int i = 0; i < n; i++)
-		ord[i] = i;
-	for (int i = 1; i < n; i++) /* insertion sort: stable, n <= 14 */
-		for (int j = i; j > 0; j--) {
-			int a = ord[j - 1], c = ord[j];
-			if (stall[c] > stall[a] || (stall[c] == stall[a] && lat[c] > lat[a])) {
-				ord[j - 1] = c;
-				ord[j] = a;
-			}
-		}
-	return n;
-}
-
-static jv *classes_json(const bub *b, const class_acc *acc)
-{
-	int64_t st[TAX__COUNT], lat[TAX__COUNT];
-	int ord[TAX__COUNT];
-	for (int c = 0; c < TAX__COUNT; c++) {
-		st[c] = acc[c].stall;
-		lat[c] = acc[c].latency;
-	}
-	order_by_stall(st, lat, TAX__COUNT, ord);
-	jv *a = jv_array();
-	for (int k = 0; k < TAX__COUNT; k++) {
-		const class_acc *c = &acc[ord[k]];
-		if (!c->count && !c->stall && !c->latency)
-			continue;
-		jv *o = jv_push(a, jv_object());
-		jv_set_str(o, "class", tax_class_name(ord[k]));
-		jv_set_str(o, "normalized", tax_norm_name(tax_normalize(ord[k])));
-		jv_set_int(o, "instructions", (int64_t)c->count);
-		jv_set_int(o, "hits", c->hits);
-		jv_set_int(o, "latency", c->latency);
-		jv_set_int(o, "stall", c->stall);
-		jv_set_int(o, "idle", c->idle);
-		jv_set(o, "pct_of_stall", bub_pct(c->stall, b->stall));
-		jv_set(o, "pct_of_latency", bub_pct(c->latency, b->latency));
-		jv_set(o, "top", class_top(b, c));
-	}
-	return a;
-}
-
-static jv *normalized_json(const bub *b, const class_acc *acc)
-{
-	int64_t st[NORM__COUNT] = {0}, lat[NORM__COUNT] = {0};
-	int ord[NORM__COUNT], any[NORM__COUNT] = {0};
-	for (int c = 0; c < TAX__COUNT; c++) {
-		tax_norm n = tax_normalize(c);
-		st[n] = trace_add(st[n], acc[c].stall);
-		lat[n] = trace_add(lat[n], acc[c].latency);
-		any[n] |= acc[c].count > 0 || acc[c].latency > 0;
-	}
-	order_by_stall(st, lat, NORM__COUNT, ord);
-	jv *a = jv_array();
-	for (int k = 0; k < NORM__COUNT; k++) {
-		if (!any[ord[k]])
-			continue;
-		jv *o = jv_push(a, jv_object());
-		jv_set_str(o, "class", tax_norm_name(ord[k]));
-		jv_set_int(o, "stall", st[ord[k]]);
-		jv_set_int(o, "latency", lat[ord[k]]);
-		jv_set(o, "pct_of_stall", bub_pct(st[ord[k]], b->stall));
-		jv_set(o, "pct_of_latency", bub_pct(lat[ord[k]], b->latency));
-	}
-	return a;
-}
-
-static jv *mix_json(const class_acc *acc)
-{
-	jv *m = jv_object();
-	jv *s = jv_set(m, "static", jv_object());
-	jv *d = jv_set(m, "dynamic", jv_object());
-	for (int c = 0; c < TAX__COUNT; c++) {
-		if (!acc[c].count)
-			continue;
-		jv_set_int(s, tax_class_name(c), (int64_t)acc[c].count);
-		jv_set_int(d, tax_class_name(c), acc[c].hits);
-	}
-	return m;
-}
-
-static jv *totals_json(const bub *b)
-{
-	jv *t = jv_object();
-	jv_set_int(t, "instructions", (int64_t)b->n_static);
-	jv_set_int(t, "executed_instructions", (int64_t)b->n_executed);
-	jv_set_int(t, "hits", b->hits);
-	jv_set_int(t, "latency", b->latency);
-	jv_set_int(t, "stall", b->stall);
-	jv_set_int(t, "idle", b->idle);
-	jv_set_int(t, "issue", trace_sub(b->latency, b->stall));
-	jv_set_int(t, "waves", (int64_t)b->agg.n_files);
-	jv_set(t, "stall_pct_of_latency", bub_pct(b->stall, b->latency));
-	jv_set(t, "idle_pct_of_latency", bub_pct(b->idle, b->latency));
-	jv_set_str(t, "source", "code.json (sums over every instruction row, labels excluded)");
-	return t;
+	for (size_t k = 0; k < b->waits.n; k++)
+		add_wait(b->p, &b->waits.v[k], &b->d->insts[b->waits.v[k].inst]);
 }
 
 /* code.json numbers recomputed from the wave files (docs/facts-rocprofv3.md#metric-semantics). */
@@ -296,65 +158,51 @@ static jv *wave_check(const bub *b, jv *warnings)
 	return o;
 }
 
-static jv *dispatch_json(const bub *b, const dispatch_choice *c)
+static void fill_dispatch(bub *b, const dispatch_choice *c)
 {
-	jv *o = jv_object();
-	jv_set_str(o, "dir", c ? c->dir : b->d->dir);
-	jv_set(o, "id", c ? jv_str(c->id) : jv_null());
-	jv_set(o, "tag", c && c->tag ? jv_str(c->tag) : jv_null());
-	jv_set(o, "kernel", b->d->kernel ? jv_str(b->d->kernel) : jv_null());
-	jv_set(o, "arch", b->d->arch ? jv_str(b->d->arch) : jv_null());
-	jv_set(o, "selection", c && c->why ? jv_str(c->why) : jv_null());
-	jv_set(o, "candidates", c && c->candidates ? jv_copy(c->candidates) : jv_array());
-	return o;
+	prof_dispatch *x = &b->p->dispatch;
+	x->dir = xstrdup(c ? c->dir : b->d->dir);
+	x->id = c && c->id ? xstrdup(c->id) : NULL;
+	x->tag = c && c->tag ? xstrdup(c->tag) : NULL;
+	x->kernel = b->d->kernel ? xstrdup(b->d->kernel) : NULL;
+	x->arch = b->d->arch ? xstrdup(b->d->arch) : NULL;
+	x->selection = c && c->why ? xstrdup(c->why) : NULL;
+	x->candidates = c && c->candidates ? jv_copy(c->candidates) : jv_array();
 }
 
-static int sections(bub *b, jv *r, bubbles_counts *cnt, jv *warnings, fp_err *e)
+static int sections(bub *b, jv *warnings, fp_err *e)
 {
-	class_acc acc[TAX__COUNT];
-	memset(acc, 0, sizeof acc);
-	accumulate(b, acc);
-	jv_set(r, "totals", totals_json(b));
-	jv_set(r, "classes", classes_json(b, acc));
-	jv_set(r, "normalized", normalized_json(b, acc));
-	jv_set(r, "mix", mix_json(acc));
-	jv_set(r, "hotspots", bub_hotspots(b, &cnt->hotspots));
-	jv *unm = NULL;
-	jv_set(r, "lines", bub_lines(b, &unm, &cnt->lines));
-	jv_set(r, "unmapped", unm);
-	jv_set(r, "waits", bub_waits(b, &cnt->waits));
-	jv *occ = bub_occupancy(b, warnings, e);
-	if (!occ)
+	stall_profile *p = b->p;
+	if (!(p->occupancy = bub_occupancy(b, warnings, e)))
 		return -1;
-	jv_set(r, "occupancy", occ);
-	jv *ws = b->have_waves ? wave_states_build(&b->agg, b->d->dir, warnings, e) : jv_null();
-	if (!ws)
+	p->wave_states = b->have_waves ? wave_states_build(&b->agg, b->d->dir, warnings, e) : NULL;
+	if (b->have_waves && !p->wave_states)
 		return -1;
-	jv_set(r, "wave_states", ws);
-	jv_set(r, "wave_check", wave_check(b, warnings));
+	profile_extra(p, "wave_check", wave_check(b, warnings));
 	jv *clk = bub_clock(b, warnings, e);
 	if (!clk)
 		return -1;
-	jv_set(r, "clock", clk);
+	profile_extra(p, "clock", clk);
 	if (b->o->detail_line >= 0) {
 		jv *det = bub_detail(b, e);
 		if (!det)
 			return -1;
-		jv_set(r, "detail", det);
+		profile_extra(p, "detail", det);
 	}
 	return 0;
 }
 
-int bubbles_compute(trace_dispatch *d, const dispatch_choice *choice, const bubbles_params *o,
-		    jv **out, bubbles_counts *counts, jv *warnings, fp_err *e)
+int amd_profile_fill(trace_dispatch *d, const dispatch_choice *choice, const bubbles_params *o,
+		     stall_profile *p, jv *warnings, fp_err *e)
 {
-	*out = NULL;
+	profile_init(p, VENDOR_AMD, UNIT_CYCLES, d);
 	if (o->detail_line >= 0 && bub_check_detail(d, o->detail_line, e))
 		return -1;
 	bub b;
 	memset(&b, 0, sizeof b);
 	b.d = d;
 	b.o = o;
+	b.p = p;
 	const char *dir = choice && choice->dir ? choice->dir : d->dir;
 	if (wave_agg_run(dir, d, o->threads, o->detail_line, &b.agg, e))
 		return -1;
@@ -366,21 +214,33 @@ int bubbles_compute(trace_dispatch *d, const dispatch_choice *choice, const bubb
 	set_categories(&b);
 	waits_attribute(d, b.have_waves ? &b.agg : NULL, &b.waits);
 	classify(&b);
-	jv *r = jv_object();
-	jv *disp = jv_set(r, "dispatch", dispatch_json(&b, choice));
-	bubbles_counts cnt = {0, 0, 0};
-	int rc = bub_filenames(&b, disp, warnings, e);
+	profile_sum_totals(p);
+	p->totals.waves = (int64_t)b.agg.n_files;
+	p->totals_note_key = "source";
+	p->totals_note = "code.json (sums over every instruction row, labels excluded)";
+	fill_parts(&b);
+	fill_dispatch(&b, choice);
+	int rc = bub_filenames(&b, p, warnings, e);
 	if (rc == 0)
-		rc = sections(&b, r, &cnt, warnings, e);
-	if (counts)
-		*counts = cnt;
+		rc = sections(&b, warnings, e);
 	waits_release(&b.waits);
 	wave_agg_release(&b.agg);
 	free(b.wait_of);
-	if (rc) {
-		jv_free(r);
-		return -1;
+	return rc;
+}
+
+int bubbles_compute(trace_dispatch *d, const dispatch_choice *choice, const bubbles_params *o,
+		    jv **out, bubbles_counts *counts, jv *warnings, fp_err *e)
+{
+	stall_profile p;
+	*out = NULL;
+	int rc = amd_profile_fill(d, choice, o, &p, warnings, e);
+	if (rc == 0) {
+		profile_rank(&p, o->top);
+		*out = profile_to_json(&p);
+		if (counts)
+			*counts = (bubbles_counts){p.hot_total, p.lines_total, p.waits_total};
 	}
-	*out = r;
-	return 0;
+	profile_release(&p);
+	return rc;
 }

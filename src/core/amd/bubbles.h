@@ -15,28 +15,19 @@
 #include "base/err.h"
 #include "base/json/jv.h"
 #include "core/amd/dispatch_select.h"
+#include "core/backend/backend.h"
+#include "model/profile.h"
 #include "model/trace.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* (Named bubbles_params, not bubbles_opts: that name is the option table of src/cmd/bubbles.c.) */
-typedef struct bubbles_params {
-	size_t top;	     /* length of hotspots, lines, waits; 0 = everything */
-	int64_t detail_line; /* --detail CODE_LINE, or -1 */
-	int threads;	     /* wave-file workers; 0 = one per online core */
-} bubbles_params;
-
-/* How many items each ranked list had before it was cut to `top`. */
-typedef struct bubbles_counts {
-	size_t hotspots, lines, waits;
-} bubbles_counts;
-
-/* Computes the bubbles object for trace d (read by att_code_read from choice->dir; choice may
- * be NULL, then d->dir is analysed and the selection fields are null). The
- * instruction classes are written back into d->insts[].klass/category. *out is owned by the
- * caller. counts may be NULL. --detail of a line that is not an instruction is NO_MATCH with
- * error.available (executed lines). Returns 0 or -1 with e set. */
+/* Fills *p (initialised here; profile_release after, also on failure) with the stall profile
+ * of trace d: classes written back into d->insts[].klass/category, the parts, waits, totals and
+ * the AMD sections (occupancy, wave_states, wave_check, clock, detail). Unranked. */
+int amd_profile_fill(trace_dispatch *d, const dispatch_choice *choice, const bubbles_params *o,
+		     stall_profile *p, jv *warnings, fp_err *e);
+/* amd_profile_fill, profile_rank and profile_to_json in one. */
 int bubbles_compute(trace_dispatch *d, const dispatch_choice *choice, const bubbles_params *o,
 		    jv **out, bubbles_counts *counts, jv *warnings, fp_err *e);
 

@@ -97,12 +97,12 @@ jv *bub_clock(const bub *b, jv *warnings, fp_err *e)
 	return r;
 }
 
-int bub_filenames(const bub *b, jv *dispatch, jv *warnings, fp_err *e)
+int bub_filenames(const bub *b, stall_profile *p, jv *warnings, fp_err *e)
 {
 	char *path = NULL;
 	if (!present(b, "filenames.json", &path, warnings)) {
 		free(path);
-		jv_set(dispatch, "gfxip", jv_null());
+		profile_dispatch_extra(p, "gfxip", jv_null());
 		return 0;
 	}
 	att_filenames f;
@@ -110,8 +110,8 @@ int bub_filenames(const bub *b, jv *dispatch, jv *warnings, fp_err *e)
 	free(path);
 	if (rc)
 		return -1;
-	jv_set(dispatch, "gfxip", f.gfxip >= 0 ? jv_int(f.gfxip) : jv_null());
-	jv_set(dispatch, "format_version", f.version ? jv_str(f.version) : jv_null());
+	profile_dispatch_extra(p, "gfxip", f.gfxip >= 0 ? jv_int(f.gfxip) : jv_null());
+	profile_dispatch_extra(p, "format_version", f.version ? jv_str(f.version) : jv_null());
 	if (f.n_waves != b->agg.n_files)
 		jv_push(warnings, jv_strf("filenames.json lists %zu wave files but %zu are present",
 					  f.n_waves, b->agg.n_files));

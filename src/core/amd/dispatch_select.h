@@ -19,20 +19,12 @@
 #include "base/err.h"
 #include "base/json/jv.h"
 #include "core/bundle/bundle.h"
-
-typedef struct dispatch_choice {
-	char *dir;	/* absolute path of the chosen dispatch directory */
-	char *id;	/* dispatch id ("13"), or the directory name when it has no id */
-	char *tag;	/* the tag ("big"), or NULL for a raw dispatch directory */
-	char *why;	/* one sentence: why this one */
-	jv *candidates; /* array of {"id","dir" (name),"waves","hits"}, every non-empty dispatch */
-} dispatch_choice;
+#include "core/bundle/choice.h"
 
 /* Chooses the dispatch of bundle b for `tag` (NULL = "big") and `dispatch` (NULL = automatic).
  * Fills *out (owned by the caller: dispatch_choice_release). Returns 0 or -1 with e set. */
 int dispatch_select(const bundle *b, const char *tag, const char *dispatch, dispatch_choice *out,
 		    fp_err *e);
-void dispatch_choice_release(dispatch_choice *c);
 
 /* 1 if name looks like a wave file (se<N>_sm<N>_sl<N>_wv<N>.json). */
 int dispatch_is_wave_file(const char *name);

@@ -1,0 +1,105 @@
+/* The NVIDIA backend (core/backend/backend.h): Nsight Compute exports in <bundle>/ncu/ or in
+ * the directory itself (docs/nvidia.md). --dispatch picks the export prefix when several
+ * captures share the directory. The exports are loaded once at open; the warnings of loading
+ * are kept and handed to the first fill. */
+#include "core/backend/backend.h"
+#include "core/nvidia/ncu_bubbles.h"
+#include "core/nvidia/ncu_bundle.h"
+
+#include "base/fileio.h"
+#include "base/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct nv_state {
+	ncu_exports x;
+	ncu_model m;
+	jv *load_warnings;
+} nv_state;
+
+/* The directory of the exports when the bundle is an NVIDIA capture (and holds no ATT trace,
+ * which wins when a bundle has both), else NULL. Caller frees. */
+static char *exports_dir(const bundle *b)
+{
+	char *att = path_join(b->dir, "att");
+	int has_att = file_is_dir(att);
+	free(att);
+	if (has_att)
+		return NULL;
+	if (ncu_bundle_has_exports(b->dir))
+		return path_join(b->dir, "ncu");
+	return ncu_dir_has_exports(b->dir) ? xstrdup(b->dir) : NULL;
+}
+
+static int nv_detect(const bundle *b)
+{
+	char *d = exports_dir(b);
+	free(d);
+	return d != NULL;
+}
+
+static int nv_open(const bundle *b, const char *tag, const char *dispatch, backend_dispatch *out,
+		   fp_err *e)
+{
+	(void)tag;
+	nv_state *s = xcalloc(1, sizeof *s);
+	out->priv = s;
+	s->load_warnings = jv_array();
+	char *dir = exports_dir(b);
+	int rc = dir ? ncu_exports_find(dir, dispatch, &s->x, e) : -1;
+	if (!dir)
+		fp_fail(e, ERR_NO_ARTIFACT, "%s holds no Nsight Compute exports", b->dir);
+	free(dir);
+	if (rc || ncu_model_load(&s->x, &s->m, s->load_warnings, e))
+		return -1;
+	ncu_model_take_trace(&s->m, &out->trace);
+	free(out->trace.dir);
+	out->trace.dir = xstrdup(s->x.dir);
+	out->sources_from = s->x.source_correlated;
+	out->choice.dir = xstrdup(s->x.dir);
+	out->choice.id = dispatch ? xstrdup(dispatch) : NULL;
+	out->choice.why =
+	    xstrdup(dispatch ? "the Nsight Compute exports named by --dispatch"
+			     : "the only set of Nsight Compute exports in the directory");
+	out->choice.candidates = jv_array();
+	return 0;
+}
+
+static int nv_fill(backend_dispatch *d, const bubbles_params *p, stall_profile *out, jv *warnings,
+		   fp_err *e)
+{
+	(void)p;
+	(void)e;
+	nv_state *s = d->priv;
+	for (size_t i = 0; i < jv_len(s->load_warnings); i++)
+		jv_push(warnings, jv_copy(jv_at(s->load_warnings, i)));
+	ncu_profile_fill(&s->m, &s->x, &d->trace, out, warnings);
+	return 0;
+}
+
+static void nv_close(backend_dispatch *d)
+{
+	nv_state *s = d->priv;
+	if (!s)
+		return;
+	ncu_model_release(&s->m);
+	ncu_exports_free(&s->x);
+	jv_free(s->load_warnings);
+	free(s);
+	d->priv = NULL;
+}
+
+const backend backend_nvidia = {
+    .name = "ncu",
+    .profiler = "Nsight Compute",
+    .vendor = VENDOR_NVIDIA,
+    .unit = UNIT_SAMPLES,
+    .detect = nv_detect,
+    .open = nv_open,
+    .open_sibling = NULL,
+    .fill = nv_fill,
+    .close = nv_close,
+    .capture = NULL,
+    .counters = NULL,
+};
