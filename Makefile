@@ -170,7 +170,9 @@ install: $(BUILD)/flyprof
 	    "$$d/share/bash-completion/completions" "$$d/share/zsh/site-functions"; \
 	install -m 755 $(BUILD)/flyprof "$$d/bin/flyprof"; \
 	install -m 644 $(DATA) "$$d/share/flyprof/data/"; \
-	cp -R skills "$$d/share/flyprof/"; \
+	cp -R skills templates "$$d/share/flyprof/"; \
+	install -d "$$d/share/flyprof/scripts"; \
+	install -m 755 scripts/preflight.sh scripts/new_flydsl_task.sh "$$d/share/flyprof/scripts/"; \
 	$(BUILD)/flyprof --man >"$$d/share/man/man1/flyprof.1"; \
 	for c in $$($(BUILD)/flyprof --command-names); do \
 	    $(BUILD)/flyprof --man=$$c >"$$d/share/man/man1/flyprof-$$c.1"; done; \
