@@ -7,6 +7,9 @@
 const opt_spec universal_opts[] = {
     {"format", 'f', OPT_STR, "json|table", NULL, "json|table", 1,
      "output rendering (default: table on a terminal, json otherwise)"},
+    {"full", 0, OPT_FLAG, NULL, NULL, NULL, 0,
+     "with -f table: every field of the envelope instead of the command's view"},
+    {"compact", 0, OPT_FLAG, NULL, NULL, NULL, 0, "with -f json: the envelope on one line"},
     {"bundle", 0, OPT_STR, "DIR", NULL, NULL, 1,
      "bundle directory (state), an examples/<kernel> bundle or a raw ui_output_* dispatch "
      "directory"},

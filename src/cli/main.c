@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 static int takes_value(const char *arg)
@@ -75,6 +76,17 @@ static int want_table(const cmd_ctx *ctx)
 	return isatty(STDOUT_FILENO);
 }
 
+/* Columns of the table view: $COLUMNS, else the terminal's, else TABLE_DEFAULT_WIDTH. */
+static int table_width(void)
+{
+	const char *c = getenv("COLUMNS");
+	long w = c ? strtol(c, NULL, 10) : 0;
+	struct winsize ws;
+	if (w <= 0 && isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)
+		w = ws.ws_col;
+	return w > 0 && w < 10000 ? (int)w : TABLE_DEFAULT_WIDTH;
+}
+
 static int emit(cmd_ctx *ctx, const char *command_name, int table)
 {
 	/* A signal that arrives after the command finished its work does not undo it: every write
@@ -88,9 +100,9 @@ static int emit(cmd_ctx *ctx, const char *command_name, int table)
 				 ctx->truncated, &ctx->err);
 	strbuf out = STRBUF_INIT;
 	if (table)
-		table_render(&out, env);
+		table_render(&out, env, table_width(), opts_flag(&ctx->opts, "full"));
 	else {
-		json_write(&out, env, 2);
+		json_write(&out, env, opts_flag(&ctx->opts, "compact") ? 0 : 2);
 		sb_addc(&out, '\n');
 	}
 	print_text(&out);

@@ -324,6 +324,25 @@ static int write_artifacts(cmd_ctx *ctx, analysis_input *in, const jv *rep, jv *
 	return 0;
 }
 
+/* The change each listed recommendation asks for, from report.json: a person reading the
+ * envelope (or its table view) needs it as much as the knob's name. */
+static void add_changes(jv *data, const jv *rep)
+{
+	const jv *full = jv_get(rep, "recommendations");
+	jv *recs = jv_get(data, "recommendations");
+	for (size_t i = 0; i < jv_len(recs); i++) {
+		jv *r = jv_at(recs, i);
+		for (size_t j = 0; j < jv_len(full); j++) {
+			const jv *f = jv_at(full, j);
+			const char *change = jv_string(jv_get(f, "change"));
+			if (change && jv_i64(jv_get(f, "rank")) == jv_i64(jv_get(r, "rank"))) {
+				jv_set_str(r, "change", change);
+				break;
+			}
+		}
+	}
+}
+
 int cmd_report(cmd_ctx *ctx)
 {
 	rules r;
@@ -355,6 +374,7 @@ int cmd_report(cmd_ctx *ctx)
 	/* --all lifts the cut of the envelope's list (0 = everything) */
 	int64_t top = opts_flag(&ctx->opts, "all") ? 0 : opts_int(&ctx->opts, "top", 10);
 	jv *data = report_summary(rep, (int)top);
+	add_changes(data, rep);
 	jv *arts = jv_set(data, "artifacts", jv_object());
 	rc = write_artifacts(ctx, &in, rep, arts);
 	const char *sarif = opts_str(&ctx->opts, "sarif");

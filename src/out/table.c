@@ -1,7 +1,9 @@
 #include "out/table.h"
 
 #include "base/json/json_write.h"
+#include "out/table_views.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void indent(strbuf *out, int depth)
@@ -23,7 +25,7 @@ static int is_scalar(const jv *v)
 	return !v || (v->type != JV_ARRAY && v->type != JV_OBJECT);
 }
 
-/* An array whose items are objects holding only scalars renders as a table. */
+/* An array whose items are objects holding only scalars renders as columns. */
 static int is_flat_table(const jv *arr)
 {
 	if (jv_len(arr) == 0)
@@ -43,39 +45,30 @@ static size_t cell_width(const jv *v)
 {
 	strbuf sb = STRBUF_INIT;
 	scalar(&sb, v);
-	size_t w = sb.len > 60 ? 60 : sb.len;
+	size_t w = sb.len;
 	sb_release(&sb);
 	return w;
 }
 
 static void cell(strbuf *out, const jv *v, size_t width)
 {
-	strbuf sb = STRBUF_INIT;
-	scalar(&sb, v);
-	size_t n = sb.len;
-	if (n > 60) {
-		sb_add(out, sb.buf, 57);
-		sb_adds(out, "...");
-		n = 60;
-	} else {
-		sb_add(out, sb_str(&sb), sb.len);
-	}
-	for (; n < width; n++)
+	size_t n0 = out->len;
+	scalar(out, v);
+	for (size_t n = out->len - n0; n < width; n++)
 		sb_addc(out, ' ');
-	sb_release(&sb);
 }
 
+/* The full tree's columns: every row, every cell whole (the keys of the first row). */
 static void render_table(strbuf *out, const jv *arr, int depth)
 {
 	const jv *first = jv_at(arr, 0);
 	size_t ncol = first->v.obj.n;
-	size_t rows = jv_len(arr) < TABLE_MAX_ROWS ? jv_len(arr) : TABLE_MAX_ROWS;
 	size_t width[64] = {0};
 	if (ncol > 64)
 		ncol = 64;
 	for (size_t c = 0; c < ncol; c++) {
 		width[c] = strlen(first->v.obj.keys[c]);
-		for (size_t r = 0; r < rows; r++) {
+		for (size_t r = 0; r < jv_len(arr); r++) {
 			size_t w = cell_width(jv_get(jv_at(arr, r), first->v.obj.keys[c]));
 			if (w > width[c])
 				width[c] = w;
@@ -88,16 +81,12 @@ static void render_table(strbuf *out, const jv *arr, int depth)
 		jv_free(k);
 	}
 	sb_addc(out, '\n');
-	for (size_t r = 0; r < rows; r++) {
+	for (size_t r = 0; r < jv_len(arr); r++) {
 		indent(out, depth);
 		for (size_t c = 0; c < ncol; c++)
 			cell(out, jv_get(jv_at(arr, r), first->v.obj.keys[c]),
 			     c + 1 < ncol ? width[c] + 2 : 0);
 		sb_addc(out, '\n');
-	}
-	if (jv_len(arr) > rows) {
-		indent(out, depth);
-		sb_addf(out, "... (+%zu more)\n", jv_len(arr) - rows);
 	}
 }
 
@@ -130,49 +119,178 @@ static void render(strbuf *out, const jv *v, int depth)
 			render_table(out, v, depth);
 			return;
 		}
-		size_t rows = jv_len(v) < TABLE_MAX_ROWS ? jv_len(v) : TABLE_MAX_ROWS;
-		for (size_t i = 0; i < rows; i++)
+		for (size_t i = 0; i < jv_len(v); i++)
 			render_entry(out, NULL, jv_at(v, i), depth);
-		if (jv_len(v) > rows) {
-			indent(out, depth);
-			sb_addf(out, "... (+%zu more)\n", jv_len(v) - rows);
-		}
 	}
 }
 
-void table_render(strbuf *out, const jv *env)
+/* A command without a view of its own: the tree, fitted to the width (long lists cut at
+ * FIT_ROWS, flat lists as column tables, long values wrapped). */
+#define FIT_ROWS 25
+
+static void fit(tf *t, const jv *v, int depth);
+
+static void fit_entry(tf *t, const char *key, const jv *v, int depth)
 {
+	char label[128];
+	snprintf(label, sizeof label, key ? "%s:" : "-", key);
+	if (is_scalar(v) || jv_len(v) == 0) {
+		strbuf sb = STRBUF_INIT;
+		scalar(&sb, v);
+		tf_para(t, 2 * depth, label, sb.len ? sb_str(&sb) : "\"\"");
+		sb_release(&sb);
+		return;
+	}
+	tf_para(t, 2 * depth, NULL, label);
+	fit(t, v, depth + 1);
+}
+
+static void fit_table(tf *t, const jv *arr, int depth)
+{
+	const jv *first = jv_at(arr, 0);
+	tf_table tb;
+	size_t ncol = first->v.obj.n < TF_MAX_COLS ? first->v.obj.n : TF_MAX_COLS;
+	tf_table_init(&tb, (int)ncol - 1, 0);
+	for (size_t c = 0; c < ncol; c++)
+		tf_table_col(&tb, first->v.obj.keys[c], jv_is_num(first->v.obj.vals[c]));
+	for (size_t r = 0; r < jv_len(arr) && r < FIT_ROWS; r++) {
+		strbuf cells[TF_MAX_COLS];
+		const char *row[TF_MAX_COLS];
+		for (size_t c = 0; c < ncol; c++) {
+			sb_init(&cells[c]);
+			scalar(&cells[c], jv_get(jv_at(arr, r), first->v.obj.keys[c]));
+			row[c] = sb_str(&cells[c]);
+		}
+		tf_table_row(&tb, row);
+		for (size_t c = 0; c < ncol; c++)
+			sb_release(&cells[c]);
+	}
+	tf_table_emit(t, &tb, 2 * depth);
+}
+
+static void fit(tf *t, const jv *v, int depth)
+{
+	if (v->type == JV_OBJECT) {
+		for (size_t i = 0; i < v->v.obj.n; i++)
+			fit_entry(t, v->v.obj.keys[i], v->v.obj.vals[i], depth);
+		return;
+	}
+	if (v->type != JV_ARRAY)
+		return;
+	if (is_flat_table(v))
+		fit_table(t, v, depth);
+	else
+		for (size_t i = 0; i < jv_len(v) && i < FIT_ROWS; i++)
+			fit_entry(t, NULL, jv_at(v, i), depth);
+	if (jv_len(v) > FIT_ROWS) {
+		char more[64];
+		snprintf(more, sizeof more, "... (+%zu more: --full)", jv_len(v) - FIT_ROWS);
+		tf_para(t, 2 * depth, NULL, more);
+	}
+}
+
+typedef void (*view_fn)(tf *t, const jv *data);
+
+static const struct {
+	const char *command;
+	view_fn fn;
+} views[] = {
+    {"bubbles", tv_bubbles}, {"map", tv_map},	{"report", tv_report}, {"diff", tv_diff},
+    {"bundle", tv_bundle},   {"tile", tv_tile}, {"doctor", tv_doctor},
+};
+
+static view_fn view_of(const char *cmd)
+{
+	for (size_t i = 0; cmd && i < sizeof views / sizeof views[0]; i++)
+		if (strcmp(views[i].command, cmd) == 0)
+			return views[i].fn;
+	return NULL;
+}
+
+/* An error's extra keys: scalars and lists of scalars on one wrapped line each. */
+static void error_extra(tf *t, const char *key, const jv *v)
+{
+	strbuf sb = STRBUF_INIT;
+	if (v && v->type == JV_ARRAY && !is_flat_table(v)) {
+		for (size_t i = 0; i < jv_len(v); i++) {
+			if (i)
+				sb_adds(&sb, ", ");
+			scalar(&sb, jv_at(v, i));
+		}
+	} else {
+		scalar(&sb, v);
+	}
+	char label[128];
+	snprintf(label, sizeof label, "%s:", key);
+	tf_para(t, 2, label, sb_str(&sb));
+	sb_release(&sb);
+}
+
+static void render_error(tf *t, const char *cmd, const jv *err)
+{
+	char label[256];
+	snprintf(label, sizeof label, "error%s%s: [%s]", cmd ? " " : "", cmd ? cmd : "",
+		 jv_string(jv_get(err, "code")));
+	strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s (exit %lld)", jv_string(jv_get(err, "message")),
+		(long long)jv_i64(jv_get(err, "exitCode")));
+	tf_para(t, 0, label, sb_str(&sb));
+	sb_release(&sb);
+	tf_para(t, 2, "help:", jv_string(jv_get(err, "help")));
+	for (size_t i = 0; err && i < err->v.obj.n; i++) {
+		const char *k = err->v.obj.keys[i];
+		if (strcmp(k, "code") && strcmp(k, "exitCode") && strcmp(k, "message") &&
+		    strcmp(k, "help"))
+			error_extra(t, k, err->v.obj.vals[i]);
+	}
+}
+
+/* Warnings, and what each list of the view left out with the flag that shows it. */
+static void footer(tf *t, const jv *env, int full)
+{
+	const jv *w = jv_get(env, "warnings");
+	if (jv_len(w))
+		sb_addc(t->out, '\n');
+	for (size_t i = 0; i < jv_len(w); i++)
+		tf_para(t, 2, "warning:", jv_string(jv_at(w, i)));
+	const jv *tr = jv_get(env, "truncated");
+	for (size_t i = 0; tr && tr->type == JV_OBJECT && i < tr->v.obj.n; i++) {
+		const jv *x = tr->v.obj.vals[i];
+		char line[256];
+		snprintf(line, sizeof line, "%s: %lld of %lld in the envelope (%s)",
+			 tr->v.obj.keys[i], (long long)jv_i64(jv_get(x, "shown")),
+			 (long long)jv_i64(jv_get(x, "total")),
+			 jv_string(jv_get(x, "more")) ? jv_string(jv_get(x, "more")) : "--all");
+		tf_para(t, 2, "cut:", line);
+	}
+	if (!full && jv_get(env, "data"))
+		tf_para(t, 2, "more:", "--full shows every field, -f json is the agents' form");
+}
+
+void table_render(strbuf *out, const jv *env, int width, int full)
+{
+	tf t = {out, width > 20 ? width : 20};
 	const char *cmd = jv_string(jv_get(env, "command"));
 	const jv *ok = jv_get(env, "ok");
-	if (ok && ok->v.b) {
+	const jv *data = jv_get(env, "data");
+	if (!(ok && ok->v.b)) {
+		render_error(&t, cmd, jv_get(env, "error"));
+		footer(&t, env, full);
+		return;
+	}
+	view_fn fn = view_of(cmd);
+	if (fn && data && !full) {
+		fn(&t, data);
+	} else if (data && !full) {
+		tf_para(&t, 0, NULL, cmd ? cmd : "ok");
+		fit(&t, data, 1);
+	} else {
 		sb_addf(out, "ok %s\n", cmd ? cmd : "");
 		const char *b = jv_string(jv_get(env, "bundle"));
 		if (b)
 			sb_addf(out, "  bundle: %s\n", b);
-		const jv *data = jv_get(env, "data");
 		if (data)
 			render(out, data, 1);
-	} else {
-		const jv *err = jv_get(env, "error");
-		sb_addf(out, "error %s: [%s] %s  (exit %lld)\n", cmd ? cmd : "",
-			jv_string(jv_get(err, "code")), jv_string(jv_get(err, "message")),
-			(long long)jv_i64(jv_get(err, "exitCode")));
-		const char *help = jv_string(jv_get(err, "help"));
-		if (help && *help)
-			sb_addf(out, "  help: %s\n", help);
-		for (size_t i = 0; err && i < err->v.obj.n; i++) {
-			const char *k = err->v.obj.keys[i];
-			if (strcmp(k, "code") && strcmp(k, "exitCode") && strcmp(k, "message") &&
-			    strcmp(k, "help"))
-				render_entry(out, k, err->v.obj.vals[i], 1);
-		}
 	}
-	const jv *w = jv_get(env, "warnings");
-	for (size_t i = 0; i < jv_len(w); i++)
-		sb_addf(out, "  warning: %s\n", jv_string(jv_at(w, i)));
-	const jv *t = jv_get(env, "truncated");
-	if (t && jv_len(t)) {
-		sb_adds(out, "  truncated:\n");
-		render(out, t, 2);
-	}
+	footer(&t, env, full);
 }

@@ -1,0 +1,154 @@
+/* Terminal views of the machine-side commands: tile (the tile to use) and doctor (what this
+ * machine can do). */
+#include "out/table_views.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *str(const jv *o, const char *k)
+{
+	const char *s = jv_string(jv_get(o, k));
+	return s ? s : "-";
+}
+
+static long long num(const jv *o, const char *k)
+{
+	return (long long)jv_i64(jv_get(o, k));
+}
+
+void tv_tile(tf *t, const jv *data)
+{
+	/* --bm/--bn/--bk fix the tile: the answer is then that tile, evaluated */
+	const jv *fixed = jv_get(data, "evaluated");
+	const jv *rec = fixed ? fixed : jv_get(data, "recommended"), *tile = jv_get(rec, "tile");
+	const jv *occ = jv_get(rec, "occupancy"), *p = jv_get(data, "problem");
+	const jv *soc = jv_get(data, "soc");
+	char line[512];
+	if (!tile) {
+		tf_para(t, 0, "tile:", "no tile fits this SoC and dtype");
+	} else {
+		const jv *fits = jv_get(jv_get(rec, "lds"), "fits");
+		snprintf(line, sizeof line,
+			 "%sBM=%lld BN=%lld BK=%lld, %lld LDS buffers: %lld waves/CU (%s-limited), "
+			 "LDS %lld B%s",
+			 fixed ? "fixed " : "", num(tile, "BM"), num(tile, "BN"), num(tile, "BK"),
+			 num(tile, "buffers"), num(occ, "waves_per_cu"), str(occ, "limiter"),
+			 num(jv_get(rec, "lds"), "allocated_bytes"),
+			 fits && fits->type == JV_BOOL && !fits->v.b ? " (does not fit)" : "");
+		tf_para(t, 0, "tile:", line);
+	}
+	if (jv_is_num(jv_get(p, "M")))
+		snprintf(line, sizeof line, "%lldx%lldx%lld %s -> %s on %s (%s)", num(p, "M"),
+			 num(p, "N"), num(p, "K"), str(p, "dtype"), str(p, "out_dtype"),
+			 str(soc, "arch"), str(soc, "product"));
+	else
+		snprintf(line, sizeof line,
+			 "%s on %s (%s); no --shape: no grid or problem intensity", str(p, "dtype"),
+			 str(soc, "arch"), str(soc, "product"));
+	tf_para(t, 2, "for:", line);
+	tf_para(t, 2, "basis:", jv_string(jv_get(data, "confidence")));
+	const jv *rf = jv_get(rec, "roofline");
+	if (rf) {
+		snprintf(line, sizeof line,
+			 "tile %.1f FLOP/B, problem %.1f FLOP/B, ridge %.1f FLOP/B: %s",
+			 jv_num(jv_get(rf, "tile_ai_flop_per_byte")),
+			 jv_num(jv_get(rf, "problem_ai_flop_per_byte")),
+			 jv_num(jv_get(rf, "ridge_flop_per_byte")), str(rf, "regime"));
+		tf_para(t, 2, "roofline:", line);
+	}
+	const jv *g = jv_get(rec, "grid");
+	if (jv_string(jv_get(g, "verdict"))) {
+		snprintf(line, sizeof line, "%s: %lld tiles, %lld rounds per CU", str(g, "verdict"),
+			 num(g, "tiles"), num(g, "rounds_per_cu"));
+		tf_para(t, 2, "grid:", line);
+	}
+	const jv *c = jv_get(data, "candidates");
+	if (!jv_len(c))
+		return;
+	tf_title(t, "candidates (%lld of %lld considered fit)", num(data, "fitting"),
+		 num(data, "considered"));
+	tf_table tb;
+	tf_table_init(&tb, 7, 0);
+	tf_table_col(&tb, "tile", 0);
+	tf_table_col(&tb, "score", 1);
+	tf_table_col(&tb, "waves/CU", 1);
+	tf_table_col(&tb, "limiter", 0);
+	tf_table_col(&tb, "LDS B", 1);
+	tf_table_col(&tb, "FLOP/B", 1);
+	tf_table_col(&tb, "grid", 0);
+	tf_table_col(&tb, "regime", 0);
+	for (size_t i = 0; i < jv_len(c) && i < TV_ROWS; i++) {
+		const jv *x = jv_at(c, i);
+		char a[32], b[32], d[32], e[32];
+		snprintf(a, sizeof a, "%.1f", jv_num(jv_get(x, "score")));
+		const char *row[] = {str(x, "tile"),
+				     a,
+				     tf_count(b, jv_get(x, "waves_per_cu")),
+				     str(x, "limiter"),
+				     tf_count(d, jv_get(x, "lds_allocated_bytes")),
+				     tf_count(e, jv_get(x, "tile_ai_flop_per_byte")),
+				     str(x, "grid"),
+				     str(x, "regime")};
+		tf_table_row(&tb, row);
+	}
+	tf_table_emit(t, &tb, 2);
+}
+
+static void blockers(tf *t, const jv *list)
+{
+	for (size_t i = 0; i < jv_len(list); i++) {
+		const jv *b = jv_at(list, i);
+		char label[64];
+		snprintf(label, sizeof label, "[%s]", str(b, "code"));
+		tf_para(t, 2, label, jv_string(jv_get(b, "message")));
+		tf_para(t, 4, "fix:", jv_string(jv_get(b, "help")));
+	}
+}
+
+static void tool_line(tf *t, const char *name, const jv *tool)
+{
+	if (!tool || tool->type != JV_OBJECT)
+		return;
+	const jv *f = jv_get(tool, "found");
+	int found = f && f->type == JV_BOOL && f->v.b;
+	char line[512];
+	snprintf(line, sizeof line, "%s%s%s", found ? str(tool, "path") : "not found",
+		 jv_string(jv_get(tool, "version")) ? ", " : "",
+		 jv_string(jv_get(tool, "version")) ? str(tool, "version") : "");
+	char label[32];
+	snprintf(label, sizeof label, "%s:", name);
+	tf_para(t, 2, label, line);
+}
+
+void tv_doctor(tf *t, const jv *data)
+{
+	const jv *ready = jv_get(data, "ready_backends");
+	strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, str(data, "verdict"));
+	if (jv_len(ready)) {
+		sb_adds(&sb, ": ready for");
+		for (size_t i = 0; i < jv_len(ready); i++)
+			sb_addf(&sb, " %s", jv_string(jv_at(ready, i)));
+	}
+	sb_addf(&sb, " (%zu blockers)", jv_len(jv_get(data, "blockers")));
+	tf_para(t, 0, "doctor:", sb_str(&sb));
+	sb_release(&sb);
+	const jv *be = jv_get(data, "backends");
+	for (size_t i = 0; be && be->type == JV_OBJECT && i < be->v.obj.n; i++) {
+		const jv *b = be->v.obj.vals[i], *r = jv_get(b, "ready");
+		tf_title(t, "%s: %s", be->v.obj.keys[i],
+			 r && r->type == JV_BOOL && r->v.b ? "ready" : "not ready");
+		blockers(t, jv_get(b, "blockers"));
+	}
+	tf_title(t, "found on this machine");
+	tool_line(t, "rocprofv3", jv_get(data, "rocprofv3"));
+	tool_line(t, "rocminfo", jv_get(data, "rocminfo"));
+	tool_line(t, "nvidia-smi", jv_get(data, "nvidia_smi"));
+	tool_line(t, "ncu", jv_get(data, "ncu"));
+	const jv *dec = jv_get(data, "decoder");
+	tf_para(t, 2, "decoder:", jv_string(jv_get(dec, "path")) ? str(dec, "path") : "not found");
+	char line[64];
+	snprintf(line, sizeof line, "%zu AMD, %zu NVIDIA", jv_len(jv_get(data, "amd_gpus")),
+		 jv_len(jv_get(data, "nvidia_gpus")));
+	tf_para(t, 2, "GPUs:", line);
+}
