@@ -22,18 +22,17 @@ static int64_t ref_int(const char *b, size_t len, size_t *p)
 	return v;
 }
 
-/* "[i,...,i]" with exactly n integers: 1 and the values and the end, or 0. */
-static int ref_row(const char *b, size_t len, int n, int64_t *v, size_t *end)
+/* "[i,...,i]" with exactly n integers at b[*p]: 1 (values in v, *p after ']') or 0. */
+static int ref_row(const char *b, size_t len, int n, int64_t *v, size_t *p)
 {
-	size_t p = 0;
-	if (len < 1 || b[p++] != '[')
+	if (*p >= len || b[(*p)++] != '[')
 		return 0;
 	for (int i = 0; i < n; i++) {
-		if ((v[i] = ref_int(b, len, &p)) < 0 || p >= len || b[p] != (i + 1 < n ? ',' : ']'))
+		if ((v[i] = ref_int(b, len, p)) < 0 || *p >= len ||
+		    b[*p] != (i + 1 < n ? ',' : ']'))
 			return 0;
-		p++;
+		(*p)++;
 	}
-	*end = p;
 	return 1;
 }
 
@@ -55,53 +54,80 @@ static size_t put_int(char *b, unsigned maxd)
 	return d;
 }
 
-/* Buffers are padded with spaces so the fast path may look ahead; `room` is the padding. */
-static void check_row(const char *b, size_t len, size_t room, int n, int must_take)
+/* A run of rows checked against the reference: every stored row is a valid row with the same
+ * values, rows are separated by ',', and the position returned is after the last one's ']'.
+ * Buffers are padded with spaces (room) so the fast path may look ahead. */
+static void check_rows(const char *b, size_t len, size_t room, int n, size_t must_take)
 {
-	int64_t want[8], got[8];
-	size_t end = 0;
-	int ok = ref_row(b, len, n, want, &end);
-	const char *q = att_fast_row(b, b + len + room, got, n);
-	if (!ok) {
-		if (q)
-			t_fail(__FILE__, __LINE__, "fast row accepted %.*s", (int)len, b);
-		return;
+	int64_t got[64 * 8], want[8];
+	size_t k = 0, p = 0;
+	/* Called again after each ',' it stops at, as the wave reader does. */
+	const char *q = att_fast_rows(b, b + len + room, n, got, 64, &k);
+	while (q && *q == ',' && k < 64) {
+		size_t more = 0;
+		const char *q2 = att_fast_rows(q + 1, b + len + room, n, got + k * (size_t)n,
+					       64 - k, &more);
+		if (!q2)
+			break;
+		q = q2;
+		k += more;
 	}
 	if (!q) {
+		CHECK_INT(k, 0);
 		if (must_take && ATT_FAST_ENABLED)
-			t_fail(__FILE__, __LINE__, "fast row declined %.*s", (int)len, b);
+			t_fail(__FILE__, __LINE__, "fast rows declined %.*s", (int)len, b);
 		return;
 	}
-	CHECK_INT(q - b, end);
-	for (int i = 0; i < n; i++)
-		if (got[i] != want[i])
-			t_fail(__FILE__, __LINE__, "%.*s: number %d is %lld, expected %lld",
-			       (int)len, b, i, (long long)got[i], (long long)want[i]);
+	for (size_t r = 0; r < k; r++) {
+		if (r > 0 && (p >= len || b[p++] != ',')) {
+			t_fail(__FILE__, __LINE__, "%.*s: row %zu not after ','", (int)len, b, r);
+			return;
+		}
+		if (!ref_row(b, len, n, want, &p)) {
+			t_fail(__FILE__, __LINE__, "fast rows accepted row %zu of %.*s", r, (int)len,
+			       b);
+			return;
+		}
+		for (int i = 0; i < n; i++)
+			if (got[r * (size_t)n + (size_t)i] != want[i])
+				t_fail(__FILE__, __LINE__, "%.*s: row %zu number %d is %lld, not %lld",
+				       (int)len, b, r, i, (long long)got[r * (size_t)n + (size_t)i],
+				       (long long)want[i]);
+	}
+	CHECK_INT(q - b, p);
+	if (must_take && ATT_FAST_ENABLED)
+		CHECK_INT(k, must_take);
 }
 
-TEST(att_fast_row_matches_reference_and_mutations)
+TEST(att_fast_rows_match_reference_and_mutations)
 {
 	static const char bytes[] = " -0,]x.e[9\n";
-	char b[160];
-	for (int it = 0; it < 20000; it++) {
+	char b[1400];
+	for (int it = 0; it < 6000; it++) {
 		int n = it % 3 == 0 ? 2 : 5;
 		unsigned maxd = it % 4 == 0 ? 18 : 6;
-		size_t L = 0;
-		b[L++] = '[';
-		for (int i = 0; i < n; i++) {
-			L += put_int(b + L, i == 0 ? maxd : 3);
-			b[L++] = i + 1 < n ? ',' : ']';
+		size_t L = 0, rows = 1 + rnd(40);
+		for (size_t r = 0; r < rows; r++) {
+			b[L++] = '[';
+			for (int i = 0; i < n; i++) {
+				L += put_int(b + L, i == 0 ? maxd : 3);
+				b[L++] = i + 1 < n ? ',' : ']';
+			}
+			b[L++] = r + 1 < rows ? ',' : ']';
 		}
 		memset(b + L, ' ', sizeof b - L);
-		/* Short rows of short numbers are what the fast path is for: it must take them. */
-		check_row(b, L, 80, n, maxd == 6);
-		char m[160];
+		/* Runs of short rows are what the fast path is for: it must take all of them. */
+		check_rows(b, L, 120, n, maxd == 6 ? rows : 0);
+		char m[1400];
 		memcpy(m, b, sizeof m);
-		size_t at = rnd((unsigned)L);
-		m[at] = bytes[rnd(sizeof bytes - 1)];
-		check_row(m, L, 80, n, 0);
-		/* Too close to the end of the buffer: declined, never read past it. */
-		CHECK(att_fast_row(b, b + L, (int64_t[8]){0}, n) == NULL);
+		for (int k = 0; k < 1 + it % 3; k++)
+			m[rnd((unsigned)L)] = bytes[rnd(sizeof bytes - 1)];
+		check_rows(m, L, 120, n, 0);
+		/* Within ATT_FAST_ROWS_SLACK of the end of the buffer: declined, never read past. */
+		size_t k = 0;
+		int64_t v[64 * 8];
+		if (L < ATT_FAST_ROWS_SLACK)
+			CHECK(att_fast_rows(b, b + L, n, v, 64, &k) == NULL);
 	}
 }
 

@@ -70,6 +70,44 @@ static inline att_fast_masks att_fast_classify(const char *p)
 	return m;
 }
 
+/* Masks of one 64-byte window (bit i: byte i), for runs of short rows. */
+typedef struct att_fast_masks64 {
+	uint64_t digit, comma, open, close, zero;
+} att_fast_masks64;
+
+static inline __attribute__((always_inline)) att_fast_masks64 att_fast_classify64(const char *p)
+{
+	att_fast_masks64 m;
+#if defined(__SSE2__)
+	const __m128i shift = _mm_set1_epi8((char)(0x80 - '0')), lim = _mm_set1_epi8(-118);
+	const __m128i comma = _mm_set1_epi8(','), open = _mm_set1_epi8('['),
+		      close = _mm_set1_epi8(']'), zero = _mm_set1_epi8('0');
+	m.digit = m.comma = m.open = m.close = m.zero = 0;
+	for (int k = 0; k < 4; k++) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+		int sh = 16 * k;
+		m.digit |= (uint64_t)(uint32_t)_mm_movemask_epi8(
+			       _mm_cmplt_epi8(_mm_add_epi8(x, shift), lim))
+			   << sh;
+		m.comma |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, comma)) << sh;
+		m.open |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, open)) << sh;
+		m.close |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, close)) << sh;
+		m.zero |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, zero)) << sh;
+	}
+#else
+	m.digit = m.comma = m.open = m.close = m.zero = 0;
+	for (int i = 0; i < 64; i++) {
+		unsigned char c = (unsigned char)p[i];
+		m.digit |= (uint64_t)((unsigned)(c - '0') < 10) << i;
+		m.comma |= (uint64_t)(c == ',') << i;
+		m.open |= (uint64_t)(c == '[') << i;
+		m.close |= (uint64_t)(c == ']') << i;
+		m.zero |= (uint64_t)(c == '0') << i;
+	}
+#endif
+	return m;
+}
+
 /* The value of the len (1..8) ASCII digits at q (SWAR; little-endian only). The 8-byte load may
  * run past the digits: those bytes are shifted out before they count. */
 static inline __attribute__((always_inline)) uint64_t att_fast_digits8(const char *q, unsigned len)
@@ -107,46 +145,70 @@ static inline __attribute__((always_inline)) uint64_t att_fast_digits16(const ch
 	return att_fast_digits8(q, len - 8) * 100000000u + att_fast_digits8(q + len - 8, 8);
 }
 
-/* A row "[i0,i1,...,i(n-1)]" of non-negative integers, p at '[', n <= 8. Stores the values and
- * returns the position after ']', or NULL (see the contract above). */
+/* Bytes that must be readable after the start of a 64-byte window of rows. */
+#define ATT_FAST_ROWS_SLACK 96
+
+/* A run of rows "[i,...,i],[i,...,i],..." (n <= 8 integers each), p at the first row's '['.
+ * Every row that lies wholly inside a 64-byte window is read from that window's masks, so short
+ * rows (a wave's timeline, a waitcnt's producers) share one classification. Stores at most
+ * max_rows rows (n values each) into v, sets *k, and returns the position after the last
+ * stored row's ']' (at the ',' or ']' that follows it), or NULL when none was stored. */
 static inline __attribute__((always_inline)) const char *
-att_fast_row(const char *p, const char *end, int64_t *v, int n)
+att_fast_rows(const char *p, const char *end, int n, int64_t *v, size_t max_rows, size_t *k)
 {
+	*k = 0;
+	const char *last = NULL;
 #if ATT_FAST_ENABLED
-	if (end - p < ATT_FAST_SLACK + 1 || *p != '[')
-		return NULL;
-	const char *q = p + 1;
-	att_fast_masks m = att_fast_classify(q);
-	if (!m.close)
-		return NULL;
-	unsigned e = (unsigned)__builtin_ctz(m.close);
-	uint32_t valid = (uint32_t)((1ull << e) - 1);
-	uint32_t commas = m.comma & valid;
-	uint64_t ends = commas | (1ull << e);
-	/* Only digits and commas before ']', every number non-empty, no leading zero. */
-	if (((m.digit | m.comma) & valid) != valid || ((uint64_t)m.digit << 1 & ends) != ends ||
-	    ((1u | commas << 1) & m.zero & m.digit >> 1))
-		return NULL;
-	ends |= 1ull << 40; /* a sentinel: too few numbers end at it, too long to accept */
-	unsigned s = 0;
-	for (int i = 0; i < n; i++) {
-		unsigned t = (unsigned)__builtin_ctzll(ends);
-		if (t - s > 16)
-			return NULL;
-		v[i] = (int64_t)att_fast_digits16(q + s, t - s);
-		ends &= ends - 1;
-		s = t + 1;
+	while (end - p >= ATT_FAST_ROWS_SLACK && *k < max_rows) {
+		att_fast_masks64 m = att_fast_classify64(p);
+		unsigned r = 0; /* the current row's '[' in the window */
+		for (;;) {
+			if (r >= 62 || !(m.open >> r & 1) || *k >= max_rows)
+				break;
+			unsigned o = r + 1; /* the row's first byte */
+			uint64_t cl = m.close >> o;
+			if (!cl)
+				break; /* the row ends in the next window */
+			unsigned e = (unsigned)__builtin_ctzll(cl);
+			uint64_t valid = (1ull << e) - 1, dg = m.digit >> o;
+			uint64_t commas = m.comma >> o & valid, ends = commas | 1ull << e;
+			if (((dg | commas) & valid) != valid || (dg << 1 & ends) != ends ||
+			    ((1u | commas << 1) & m.zero >> o & dg >> 1))
+				return last;
+			const char *q = p + o;
+			int64_t *row = v + *k * (size_t)n;
+			unsigned s = 0;
+			for (int i = 0; i < n; i++) {
+				if (!ends)
+					return last; /* fewer than n numbers */
+				unsigned t = (unsigned)__builtin_ctzll(ends);
+				if (t - s > 16)
+					return last;
+				row[i] = (int64_t)att_fast_digits16(q + s, t - s);
+				ends &= ends - 1;
+				s = t + 1;
+			}
+			if (s != e + 1)
+				return last; /* not exactly n numbers */
+			(*k)++;
+			last = q + e + 1;
+			unsigned next = o + e + 1; /* the byte after ']' */
+			if (next > 63 || !(m.comma >> next & 1))
+				return last; /* the end of the array, or anything unusual */
+			r = next + 1;
+		}
+		if (!last || r == 0)
+			break; /* no row ends inside this window: the general path reads it */
+		p += r;
 	}
-	/* Exactly n numbers. The result is computed from e, not s, so that the next row need not
-	 * wait for this row's numbers. */
-	return s == e + 1 ? q + e + 1 : NULL;
 #else
 	(void)p;
 	(void)end;
-	(void)v;
 	(void)n;
-	return NULL;
+	(void)v;
+	(void)max_rows;
 #endif
+	return last;
 }
 
 /* As many integers of a list "i,i,...,i]" as fit, p at the first digit of an element: stores

@@ -101,6 +101,7 @@ static int int_row(att_scan *s, int64_t *v, int n, const char *row_what, const c
  * (whitespace, extra columns, long numbers, errors): the caller then re-reads the same row
  * with the general, error-reporting path, so this never decides what is malformed. */
 #define QUICK_ROW_MAX (2 + 5 * 20) /* '[' + 5 x (sign, 18 digits, separator) + slack */
+#define ROW_BATCH     32	     /* rows taken from att_fast_rows per call */
 
 static inline __attribute__((always_inline)) const char *quick_row(const char *p, const char *end,
 								   int64_t *v, int n)
@@ -134,16 +135,23 @@ static inline __attribute__((always_inline)) int int_rows(att_scan *s, att_wave 
 							  const char *const *what,
 							  void (*add)(att_wave *, const int64_t *))
 {
-	int64_t v[5];
+	int64_t v[5], batch[ROW_BATCH * 5];
 	const char *end = s->buf + s->len;
 	int first = 1, more;
 	for (;;) {
 		const char *p = s->buf + s->pos;
 		if (p < end && *p == (first ? '[' : ',')) {
 			const char *r = first ? p : p + 1;
-			const char *q = att_fast_row(r, end, v, n);
-			if (!q)
-				q = quick_row(r, end, v, n);
+			size_t k = 0;
+			const char *q = att_fast_rows(r, end, n, batch, ROW_BATCH, &k);
+			if (q) {
+				for (size_t i = 0; i < k; i++)
+					add(w, batch + i * (size_t)n);
+				s->pos = (size_t)(q - s->buf);
+				first = 0;
+				continue;
+			}
+			q = quick_row(r, end, v, n);
 			if (q) {
 				add(w, v);
 				s->pos = (size_t)(q - s->buf);
@@ -217,13 +225,20 @@ static int read_producers(att_scan *s, att_wave *w, int64_t wait_line)
 	const char *end = s->buf + s->len;
 	int first = 1, more;
 	for (;;) {
-		int64_t v[2];
+		int64_t v[2], batch[ROW_BATCH * 2];
 		const char *p = s->buf + s->pos;
 		if (p < end && *p == (first ? '[' : ',')) {
 			const char *r = first ? p : p + 1;
-			const char *q = att_fast_row(r, end, v, 2);
-			if (!q)
-				q = quick_row(r, end, v, 2);
+			size_t k = 0;
+			const char *q = att_fast_rows(r, end, 2, batch, ROW_BATCH, &k);
+			if (q) { /* [producer, 0]: the second element is not used */
+				for (size_t i = 0; i < k; i++)
+					add_wait(w, wait_line, batch[2 * i]);
+				s->pos = (size_t)(q - s->buf);
+				first = 0;
+				continue;
+			}
+			q = quick_row(r, end, v, 2);
 			if (q) { /* [producer, 0]: the second element is not used */
 				add_wait(w, wait_line, v[0]);
 				s->pos = (size_t)(q - s->buf);
