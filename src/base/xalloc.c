@@ -1,5 +1,6 @@
 #include "base/xalloc.h"
 
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,4 +69,12 @@ void *xgrow(void *p, size_t *cap, size_t need, size_t elem_size)
 	p = xreallocarray(p, c, elem_size);
 	*cap = c;
 	return p;
+}
+
+void xalloc_keep_freed(void)
+{
+	/* Blocks up to 32 MB (glibc's largest setting) come from the heap rather than a mapping
+	 * each, and the heap is trimmed only when 256 MB lie free at its top. */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 }

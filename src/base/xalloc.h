@@ -15,5 +15,11 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* Grows *cap (doubling, at least min_cap) so that need elements fit; returns the new array. */
 void *xgrow(void *p, size_t *cap, size_t need, size_t elem_size);
+/* Keeps freed memory in the process for reuse instead of handing large blocks back to the
+ * kernel on every free. An analysis reads thousands of files into buffers of up to a few MB;
+ * with the allocator's defaults each such buffer is a fresh mapping whose every page faults
+ * in again, which on a virtual machine costs more than reading the data (bench/RESULTS.md).
+ * Peak memory is unchanged: what is kept is what was already in use. Call once, early. */
+void xalloc_keep_freed(void);
 
 #endif

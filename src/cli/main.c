@@ -240,6 +240,7 @@ static int help_word(int argc, char **argv, int ci)
 
 int main(int argc, char **argv)
 {
+	xalloc_keep_freed();
 	signals_install();
 	int ci = find_command(argc, argv);
 	if (ci < 0) {

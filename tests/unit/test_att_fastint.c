@@ -65,8 +65,8 @@ static void check_rows(const char *b, size_t len, size_t room, int n, size_t mus
 	const char *q = att_fast_rows(b, b + len + room, n, got, 64, &k);
 	while (q && *q == ',' && k < 64) {
 		size_t more = 0;
-		const char *q2 = att_fast_rows(q + 1, b + len + room, n, got + k * (size_t)n,
-					       64 - k, &more);
+		const char *q2 =
+		    att_fast_rows(q + 1, b + len + room, n, got + k * (size_t)n, 64 - k, &more);
 		if (!q2)
 			break;
 		q = q2;
@@ -84,14 +84,15 @@ static void check_rows(const char *b, size_t len, size_t room, int n, size_t mus
 			return;
 		}
 		if (!ref_row(b, len, n, want, &p)) {
-			t_fail(__FILE__, __LINE__, "fast rows accepted row %zu of %.*s", r, (int)len,
-			       b);
+			t_fail(__FILE__, __LINE__, "fast rows accepted row %zu of %.*s", r,
+			       (int)len, b);
 			return;
 		}
 		for (int i = 0; i < n; i++)
 			if (got[r * (size_t)n + (size_t)i] != want[i])
-				t_fail(__FILE__, __LINE__, "%.*s: row %zu number %d is %lld, not %lld",
-				       (int)len, b, r, i, (long long)got[r * (size_t)n + (size_t)i],
+				t_fail(__FILE__, __LINE__,
+				       "%.*s: row %zu number %d is %lld, not %lld", (int)len, b, r,
+				       i, (long long)got[r * (size_t)n + (size_t)i],
 				       (long long)want[i]);
 	}
 	CHECK_INT(q - b, p);
@@ -123,7 +124,8 @@ TEST(att_fast_rows_match_reference_and_mutations)
 		for (int k = 0; k < 1 + it % 3; k++)
 			m[rnd((unsigned)L)] = bytes[rnd(sizeof bytes - 1)];
 		check_rows(m, L, 120, n, 0);
-		/* Within ATT_FAST_ROWS_SLACK of the end of the buffer: declined, never read past. */
+		/* Within ATT_FAST_ROWS_SLACK of the end of the buffer: declined, never read past.
+		 */
 		size_t k = 0;
 		int64_t v[64 * 8];
 		if (L < ATT_FAST_ROWS_SLACK)

@@ -1,6 +1,7 @@
 #include "read/amd/att_occupancy.h"
 
 #include "base/xalloc.h"
+#include "read/amd/att_fastint.h"
 #include "read/amd/att_scan.h"
 
 #include <stdlib.h>
@@ -50,15 +51,47 @@ static int read_row(att_scan *s, int64_t se, att_occupancy *o)
 	return 0;
 }
 
+#define OCC_BATCH 32
+
+/* Rows of exactly six integers, start 0 or 1, taken from the scanner's fast path; 0 when the
+ * next rows are anything else (then read_row reads one, reporting what is wrong). */
+static size_t quick_rows(att_scan *s, int first, int64_t se, att_occupancy *o)
+{
+	const char *p = s->buf + s->pos, *end = s->buf + s->len;
+	if (p >= end || *p != (first ? '[' : ','))
+		return 0;
+	int64_t v[OCC_BATCH * 6];
+	size_t k = 0;
+	const char *q = att_fast_rows(first ? p : p + 1, end, 6, v, OCC_BATCH, &k);
+	if (!q)
+		return 0;
+	for (size_t i = 0; i < k; i++)
+		if (v[6 * i + 4] != 0 && v[6 * i + 4] != 1)
+			return 0;
+	o->v = xgrow(o->v, &o->cap, o->n + k, sizeof *o->v);
+	for (size_t i = 0; i < k; i++) {
+		const int64_t *r = v + 6 * i;
+		o->v[o->n++] = (att_occ_event){r[0], se, r[1], r[2], r[3], r[5], (int)r[4]};
+	}
+	s->pos = (size_t)(q - s->buf);
+	return k;
+}
+
 static int read_se(att_scan *s, int64_t se, att_occupancy *o)
 {
 	if (att_scan_expect(s, '[', "an array of events"))
 		return -1;
 	int first = 1, more;
-	while ((more = att_scan_next(s, ']', &first)) == 1)
+	for (;;) {
+		if (quick_rows(s, first, se, o)) {
+			first = 0;
+			continue;
+		}
+		if ((more = att_scan_next(s, ']', &first)) != 1)
+			return more;
 		if (read_row(s, se, o))
 			return -1;
-	return more;
+	}
 }
 
 static int read_dispatches(att_scan *s, att_occupancy *o, strbuf *key, strbuf *tmp)
