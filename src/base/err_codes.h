@@ -40,6 +40,17 @@
 	X(BUNDLE_LOCKED, 75, "another flyprof process is writing this bundle; retry once it ends") \
 	X(IO_ERROR, 70,                                                                            \
 	  "a file could not be read or written (disk full, permissions); see message")             \
+	X(NOT_REGULAR_FILE, 66,                                                                    \
+	  "an input is a FIFO, device, socket, directory or refused link where a regular file "    \
+	  "belongs; error.file names it (docs/security.md)")                                       \
+	X(INPUT_TOO_LARGE, 65,                                                                     \
+	  "an input is larger than the limit for its kind; error.variable names the setting "      \
+	  "that raises it (docs/security.md)")                                                     \
+	X(OUTPUT_REFUSED, 78,                                                                      \
+	  "flyprof does not write there: a device, FIFO or symbolic link, or a path inside a "     \
+	  "read-only input; name a new file or directory elsewhere")                               \
+	X(OUT_OF_MEMORY, 70,                                                                       \
+	  "an allocation failed; raise the memory limit or analyse a smaller capture")             \
 	X(CAPTURE_TIMEOUT, 75,                                                                     \
 	  "the profiler pass exceeded --timeout; retry once with a larger timeout or smaller "     \
 	  "shape")                                                                                 \

@@ -1,5 +1,6 @@
 #include "base/fileio.h"
 
+#include "base/input_open.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
@@ -16,43 +17,7 @@
 
 char *file_read_all(const char *path, size_t *len, fp_err *e)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			fp_fail(e, ERR_NO_ARTIFACT, "%s: no such file", path);
-		else
-			fp_fail(e, ERR_IO_ERROR, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	struct stat st;
-	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-		fp_fail(e, ERR_IO_ERROR, "%s: not a readable file", path);
-		close(fd);
-		return NULL;
-	}
-	size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
-	char *buf = xmalloc(cap);
-	for (;;) {
-		if (n + 1 >= cap)
-			buf = xgrow(buf, &cap, cap + 1, 1);
-		ssize_t r = read(fd, buf + n, cap - n - 1);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			fp_fail(e, ERR_IO_ERROR, "%s: %s", path, strerror(errno));
-			free(buf);
-			close(fd);
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
+	return input_read_all(path, INPUT_ANY, len, e);
 }
 
 static int write_full(int fd, const char *p, size_t len)

@@ -7,8 +7,9 @@
 
 #include <stddef.h>
 
-/* Reads a whole file into a NUL-terminated heap buffer (caller frees). A missing file is
- * NO_ARTIFACT, anything else IO_ERROR. */
+/* Reads a whole file into a NUL-terminated heap buffer (caller frees) through input_open
+ * (kind INPUT_ANY): a missing file is NO_ARTIFACT, a FIFO/device/directory NOT_REGULAR_FILE,
+ * one over the limit INPUT_TOO_LARGE, anything else IO_ERROR. */
 char *file_read_all(const char *path, size_t *len, fp_err *e);
 /* Writes data to path atomically: a temporary file beside it, fsync, rename, fsync of the
  * directory. On failure the previous file (if any) is untouched and the temporary removed. */

@@ -1,6 +1,7 @@
 #include "cli/help.h"
 
 #include "base/err.h"
+#include "base/input_open.h"
 #include "base/version.h"
 
 #include <ctype.h>
@@ -111,6 +112,12 @@ void help_config_md(strbuf *out)
 		"| `FLYPROF_DECODER_PATH` | directories searched for librocprof-trace-decoder.so "
 		"(default: `/opt/rocm/lib`) |\n"
 		"| `FLYPROF_RULES` | rules file (default: the built-in `data/rules.json`) |\n");
+	for (int k = 0; k < INPUT__COUNT; k++)
+		sb_addf(out,
+			"| `%s` | size limit of one %s read, in bytes or with K/M/G (default: "
+			"%lluM; docs/security.md) |\n",
+			input_limit_env(k), input_kind_name(k),
+			(unsigned long long)(input_limit_default(k) >> 20));
 }
 
 /* roff text: backslashes and leading dots/quotes would be read as requests. */

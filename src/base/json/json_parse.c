@@ -1,6 +1,7 @@
 #include "base/json/json_parse.h"
 
 #include "base/fileio.h"
+#include "base/input_open.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "base/json/json_text.h"
@@ -360,7 +361,7 @@ jv *json_parse(const char *buf, size_t len, const char *name, fp_err *e)
 jv *json_parse_file(const char *path, fp_err *e)
 {
 	size_t len;
-	char *buf = file_read_all(path, &len, e);
+	char *buf = input_read_all(path, INPUT_JSON, &len, e);
 	if (!buf)
 		return NULL;
 	jv *v = json_parse(buf, len, path, e);

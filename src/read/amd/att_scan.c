@@ -1,5 +1,6 @@
 #include "read/amd/att_scan.h"
 
+#include "base/input_open.h"
 #include "base/xalloc.h"
 #include "base/json/json_parse.h"
 #include "base/json/json_text.h"
@@ -344,41 +345,6 @@ int att_scan_end(att_scan *s)
 
 int att_read_file(const char *path, char **buf, size_t *cap, size_t *len, fp_err *e)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fp_fail(e, errno == ENOENT ? ERR_NO_ARTIFACT : ERR_IO_ERROR, "%s: %s", path,
-			       strerror(errno));
-	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return fp_fail(e, ERR_IO_ERROR, "%s: not a regular file", path);
-	}
-	size_t want = (size_t)st.st_size + 1;
-	if (*cap < want) {
-		free(*buf);
-		*buf = xmalloc(want);
-		*cap = want;
-	}
-	size_t got = 0;
-	for (;;) {
-		if (got + 1 >= *cap) { /* the file grew while we read it */
-			*cap *= 2;
-			*buf = xrealloc(*buf, *cap);
-		}
-		ssize_t r = read(fd, *buf + got, *cap - 1 - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int err = errno;
-			close(fd);
-			return fp_fail(e, ERR_IO_ERROR, "%s: %s", path, strerror(err));
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	(*buf)[got] = '\0';
-	*len = got;
-	return 0;
+	/* Non-blocking, type- and size-checked (a FIFO or a huge sparse file in the capture). */
+	return input_read_into(path, INPUT_ATT, buf, cap, len, e);
 }

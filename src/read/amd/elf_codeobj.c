@@ -4,6 +4,7 @@
 #include "read/amd/elf_codeobj.h"
 
 #include "base/fileio.h"
+#include "base/input_open.h"
 #include "base/xalloc.h"
 
 #include <gelf.h>
@@ -296,7 +297,7 @@ int codeobj_read_mem(const void *buf, size_t len, const char *name, codeobj *co,
 int codeobj_read_file(const char *path, codeobj *co, fp_err *e)
 {
 	size_t len = 0;
-	char *buf = file_read_all(path, &len, e);
+	char *buf = input_read_all(path, INPUT_CODE_OBJECT, &len, e);
 	if (!buf) {
 		memset(co, 0, sizeof *co);
 		return -1;

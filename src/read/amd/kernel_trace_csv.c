@@ -3,6 +3,7 @@
 #include "read/amd/kernel_trace_csv.h"
 
 #include "base/fileio.h"
+#include "base/input_open.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
@@ -183,7 +184,7 @@ int ktcsv_resources_file(const char *path, long long dispatch_id, const char *ke
 			 trace_resources *r, fp_err *e)
 {
 	size_t len = 0;
-	char *buf = file_read_all(path, &len, e);
+	char *buf = input_read_all(path, INPUT_CSV, &len, e);
 	if (!buf)
 		return -1;
 	int rc = ktcsv_resources(buf, len, path, dispatch_id, kernel, r, e);

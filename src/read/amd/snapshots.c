@@ -4,6 +4,7 @@
 #include "read/amd/snapshots.h"
 
 #include "base/fileio.h"
+#include "base/input_open.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "model/source_loc.h"
@@ -15,9 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Source copies larger than this are not loaded (a Python kernel file is a few hundred KiB). */
-#define SNAPSHOT_MAX_BYTES (16u << 20)
 
 typedef struct walker {
 	snapshots *s;
@@ -180,15 +178,14 @@ static int load_copy(const snapshots *s, snapshot_entry *ent)
 	if (!s->dir)
 		return -1;
 	char *p = path_join(s->dir, ent->local);
-	int fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	free(p);
+	/* A copy that is a link, FIFO, device or over the source limit gives no snippet. */
 	struct stat st;
+	fp_err e = FP_ERR_INIT;
+	int fd = input_open(p, INPUT_SOURCE, &st, &e);
+	fp_err_clear(&e);
+	free(p);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > SNAPSHOT_MAX_BYTES) {
-		close(fd);
-		return -1;
-	}
 	char *buf = xmalloc((size_t)st.st_size + 1);
 	size_t got = 0;
 	while (got < (size_t)st.st_size) {

@@ -5,6 +5,7 @@
 #include "read/nvidia/ncu_csv.h"
 
 #include "base/fileio.h"
+#include "base/input_open.h"
 #include "base/xalloc.h"
 
 #include <ctype.h>
@@ -195,7 +196,7 @@ int ncu_csv_read_file(const char *path, ncu_csv *out, fp_err *e)
 {
 	memset(out, 0, sizeof *out);
 	size_t len = 0;
-	char *buf = file_read_all(path, &len, e);
+	char *buf = input_read_all(path, INPUT_CSV, &len, e);
 	if (!buf)
 		return -1;
 	int rc = ncu_csv_parse(buf, len, path, out, e);

@@ -2,6 +2,7 @@
 #include "read/nvidia/ncu_details.h"
 
 #include "base/fileio.h"
+#include "base/input_open.h"
 #include "base/xalloc.h"
 #include "read/nvidia/ncu_csv.h"
 
@@ -134,7 +135,7 @@ int ncu_details_read_file(const char *path, ncu_details *out, fp_err *e)
 {
 	memset(out, 0, sizeof *out);
 	size_t len = 0;
-	char *buf = file_read_all(path, &len, e);
+	char *buf = input_read_all(path, INPUT_CSV, &len, e);
 	if (!buf)
 		return -1;
 	int rc = ncu_details_read(buf, len, path, out, e);

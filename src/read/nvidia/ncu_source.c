@@ -5,6 +5,7 @@
 #include "read/nvidia/ncu_source.h"
 
 #include "base/fileio.h"
+#include "base/input_open.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "read/nvidia/ncu_csv.h"
@@ -281,7 +282,7 @@ int ncu_source_read_file(const char *path, ncu_source *out, fp_err *e)
 	memset(out, 0, sizeof *out);
 	trace_dispatch_init(&out->trace);
 	size_t len = 0;
-	char *buf = file_read_all(path, &len, e);
+	char *buf = input_read_all(path, INPUT_CSV, &len, e);
 	if (!buf)
 		return -1;
 	int rc = ncu_source_read(buf, len, path, out, e);
