@@ -8,6 +8,9 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "core/amd/dispatch_select.h"
+#include "core/analysis/isa_facts.h"
+#include "core/analysis/launch_geometry.h"
+#include "core/analysis/roofline.h"
 #include "core/diagnose/diff.h"
 #include "core/diagnose/kernel_traits.h"
 #include "core/hw/occupancy.h"
@@ -22,6 +25,7 @@
 #include "cmd/analysis_input.h"
 
 #include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +42,10 @@ const opt_spec report_opts[] = {
 typedef struct gathered {
 	jv *bubbles, *counters, *tile, *occupancy, *variation, *missing, *sources;
 	jv *traits, *buckets;
+	jv *facts;	      /* isa_facts, launch_geometry, ... (docs/diagnosis.md) */
+	jv *registers;	      /* the ISA's register counts against the resources */
+	soc_table *soc;	      /* loaded when the architecture is known */
+	const soc_spec *spec; /* the architecture's SoC entry, or NULL */
 	char *repro;
 	char arch[32]; /* from the capture's agent-info CSV when nothing else names it */
 } gathered;
@@ -53,6 +61,9 @@ static void gathered_release(gathered *g)
 	jv_free(g->sources);
 	jv_free(g->traits);
 	jv_free(g->buckets);
+	jv_free(g->facts);
+	jv_free(g->registers);
+	soc_table_free(g->soc);
 	free(g->repro);
 }
 
@@ -146,21 +157,115 @@ static int csv_arch(cmd_ctx *ctx, const analysis_input *in, char *out, size_t ou
 static jv *theoretical(cmd_ctx *ctx, gathered *g, const trace_dispatch *t, const char *arch)
 {
 	fp_err e = FP_ERR_INIT;
-	soc_table *tab = arch ? soc_table_load(&e) : NULL;
-	const soc_spec *s = tab ? soc_lookup(tab, arch) : NULL;
+	g->soc = arch ? soc_table_load(&e) : NULL;
+	const soc_spec *s = g->spec = g->soc ? soc_lookup(g->soc, arch) : NULL;
 	occ_result r;
 	jv *out = NULL;
 	if (s && occ_theoretical(s, &t->res, &r) == 0) {
 		out = occ_to_json(&r);
 		jv_set_int(out, "max_waves_per_simd", s->max_waves_per_simd);
+		if (g->registers)
+			jv_set(out, "registers", jv_copy(g->registers));
 	} else
 		missing(ctx, g, "theoretical occupancy",
 			!arch ? "architecture unknown (pass --arch)"
 			: !s  ? "architecture not in the SoC table"
 			      : "kernel resources (workgroup size, registers, LDS) unknown");
-	soc_table_free(tab);
 	fp_err_clear(&e);
 	return out;
+}
+
+/* The register counts the ISA names, merged into the resources (the larger wins, with a
+ * warning naming both): on gfx950 the kernel-trace CSV's VGPR_Count is about half of it. */
+static void isa_registers(cmd_ctx *ctx, gathered *g, analysis_input *in)
+{
+	if (analysis_vendor(in) == VENDOR_NVIDIA)
+		return;
+	isa_regs ir;
+	isa_regs_scan(in->trace, &ir);
+	g->registers = jv_object();
+	jv *warn = jv_array();
+	isa_resources_merge(&in->trace->res, &ir, g->registers, warn);
+	for (size_t i = 0; i < jv_len(warn); i++)
+		ctx_warn(ctx, "%s", jv_string(jv_at(warn, i)));
+	jv_free(warn);
+}
+
+#define DURATIONS_MAX 4096
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median duration of this kernel's launches with the traced shape in the capture's
+ * kernel-trace CSVs (the ATT run itself is slowed by tracing). 0 when none. */
+static double kernel_duration(cmd_ctx *ctx, const analysis_input *in, size_t *rows, char *from,
+			      size_t fromsz)
+{
+	jv *files = capture_csvs(in, "kernel_trace.csv");
+	int64_t *ns = xcalloc(DURATIONS_MAX, sizeof *ns);
+	size_t n = 0;
+	*rows = 0;
+	from[0] = '\0';
+	for (size_t i = 0; i < jv_len(files); i++) {
+		fp_err e = FP_ERR_INIT;
+		size_t len = 0, before = n;
+		const char *p = jv_string(jv_at(files, i));
+		char *buf = file_read_all(p, &len, &e);
+		if (buf && ktcsv_durations(buf, len, p, in->trace->kernel, in->trace->res.grid_size,
+					   in->trace->res.wg_size, ns, DURATIONS_MAX, &n, &e) < 0)
+			ctx_warn(ctx, "%s ignored for the roofline: %s", p, e.message);
+		if (n > before && !from[0])
+			snprintf(from, fromsz, "%s", path_base(p));
+		free(buf);
+		fp_err_clear(&e);
+	}
+	jv_free(files);
+	double med = 0;
+	if (n) {
+		qsort(ns, n, sizeof *ns, cmp_i64);
+		med = n % 2 ? (double)ns[n / 2] : 0.5 * (double)(ns[n / 2 - 1] + ns[n / 2]);
+	}
+	*rows = n;
+	free(ns);
+	return med;
+}
+
+/* The facts the rules ask before advising (docs/diagnosis.md). */
+static jv *facts_obj(cmd_ctx *ctx, gathered *g, const analysis_input *in)
+{
+	jv *f = jv_object();
+	if (analysis_vendor(in) == VENDOR_NVIDIA)
+		return f;
+	int64_t hot = -1;
+	const jv *valu_top = NULL, *cls = jv_get(g->bubbles, "classes");
+	for (size_t i = 0; i < jv_len(cls); i++) {
+		const char *c = jv_string(jv_get(jv_at(cls, i), "class"));
+		const jv *top = jv_get(jv_at(cls, i), "top");
+		if (c && strcmp(c, "vmem_wait") == 0 && jv_at(top, 0))
+			hot = jv_i64(jv_get(jv_at(top, 0), "code_line"));
+		if (c && strcmp(c, "valu") == 0)
+			valu_top = top;
+	}
+	jv_set(f, "isa_facts", isa_facts_build(in->trace, hot, valu_top));
+	jv *lg =
+	    launch_geometry_build(g->spec, &in->trace->res, jv_get(g->occupancy, "theoretical"),
+				  jv_get(g->occupancy, "observed"));
+	if (lg)
+		jv_set(f, "launch_geometry", lg);
+	char from[256];
+	roofline_inputs ri = {.soc = g->spec,
+			      .isa_facts = jv_get(f, "isa_facts"),
+			      .launch = lg,
+			      .observed = jv_get(g->occupancy, "observed"),
+			      .duration_from = from};
+	ri.duration_ns = kernel_duration(ctx, in, &ri.duration_rows, from, sizeof from);
+	jv *rl = roofline_build(&ri);
+	if (rl)
+		jv_set(f, "roofline", rl);
+	return f;
 }
 
 static jv *occupancy_obj(cmd_ctx *ctx, gathered *g, const analysis_input *in, const char *arch)
@@ -274,7 +379,9 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 		g->tile = optional_json(ctx, in, g, "tile.json", "");
 	if (!in->trace->res.source)
 		csv_resources(ctx, in);
+	isa_registers(ctx, g, in);
 	g->occupancy = occupancy_obj(ctx, g, in, *arch);
+	g->facts = facts_obj(ctx, g, in);
 	g->variation = variation(ctx, in, g->bubbles, (int)threads);
 	g->repro = repro_cmd(ctx, in);
 	g->traits = kernel_traits_from_trace(in->trace);
@@ -366,6 +473,7 @@ int cmd_report(cmd_ctx *ctx)
 			    .sources = g.sources,
 			    .traits = g.traits,
 			    .entry_buckets = g.buckets,
+			    .facts = g.facts,
 			    .kernel = kernel,
 			    .arch = arch,
 			    .bundle_kind = bundle_kind_name(in.src.kind),

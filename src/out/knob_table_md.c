@@ -74,6 +74,11 @@ static void rules_table(strbuf *o, const rules *r, const char *lang)
 				sb_adds(o, " and ");
 			cond_text(o, &ru->conds[k]);
 		}
+		/* the facts that contradict the advice and stop it */
+		for (size_t k = 0; k < ru->n_unless; k++) {
+			sb_adds(o, k ? " or " : ", unless ");
+			cond_text(o, &ru->unless[k]);
+		}
 		sb_adds(o, " | ");
 		cell(o, rule_gate_text(ru->gate));
 		sb_adds(o, " | ");

@@ -3,6 +3,7 @@
 
 #include "base/xalloc.h"
 #include "core/diagnose/evidence_loc.h"
+#include "core/diagnose/fact_signals.h"
 #include "core/diagnose/report.h"
 #include "core/diagnose/rule_signals.h"
 
@@ -104,27 +105,49 @@ static jv *cond_jv(const rule_cond *c, const jv *signals)
 	return o;
 }
 
+/* What a condition says in words: "grid.cu_fill_pct = 32.8 < 100" and its negation. */
+static void cond_words(jv *o, const rule_cond *c, const jv *v)
+{
+	static const char *const neg[] = {"<=", "<", ">=", ">", "!=", "=="};
+	char val[64], thr[64];
+	if (jv_string(v))
+		snprintf(val, sizeof val, "%s", jv_string(v));
+	else
+		snprintf(val, sizeof val, "%g", jv_num(v));
+	if (c->is_str)
+		snprintf(thr, sizeof thr, "%s", c->str);
+	else
+		snprintf(thr, sizeof thr, "%g", c->num);
+	jv_set(o, "holds",
+	       jv_strf("%s = %s %s %s", c->field, v ? val : "null", rule_op_name(c->op), thr));
+	jv_set(o, "stops_when", jv_strf("%s %s %s", c->field, neg[c->op], thr));
+}
+
 static jv *evidence(const rule *ru, const jv *bubbles, const jv *signals, const jv *occupancy,
-		    const jv *buckets)
+		    const jv *facts, const jv *buckets)
 {
 	jv *ev = cond_jv(&ru->conds[0], signals);
+	cond_words(ev, &ru->conds[0], jv_get(signals, ru->conds[0].field));
 	if (ru->n_conds > 1) {
 		jv *all = jv_set(ev, "conditions", jv_array());
 		for (size_t i = 1; i < ru->n_conds; i++)
-			jv_push(all, cond_jv(&ru->conds[i], signals));
+			cond_words(jv_push(all, cond_jv(&ru->conds[i], signals)), &ru->conds[i],
+				   jv_get(signals, ru->conds[i].field));
 	}
-	if (strcmp(ru->klass, "occupancy") == 0) {
+	if (ru->n_unless) {
+		/* the facts that would have stopped the advice, with their values now */
+		jv *un = jv_set(ev, "unless", jv_array());
+		for (size_t i = 0; i < ru->n_unless; i++)
+			jv_push(un, cond_jv(&ru->unless[i], signals));
+	}
+	const fact_pseudo *ps = fact_pseudo_class(ru->klass);
+	if (ps) {
 		jv_set(ev, "hotspot", jv_null());
-		jv_set_str(ev, "none_reason",
-			   "occupancy is a property of the whole kernel (registers, LDS, workgroup "
-			   "size), not of one instruction; see the occupancy section");
-		if (jv_get(occupancy, "theoretical"))
+		jv_set_str(ev, "none_reason", ps->none_reason);
+		if (strcmp(ru->klass, "occupancy") == 0 && jv_get(occupancy, "theoretical"))
 			jv_set(ev, "theoretical", jv_copy(jv_get(occupancy, "theoretical")));
-	} else if (strcmp(ru->klass, "roofline") == 0) {
-		jv_set(ev, "hotspot", jv_null());
-		jv_set_str(ev, "none_reason",
-			   "a roofline finding is about the whole kernel's traffic, not one "
-			   "instruction");
+		if (ps->facts && jv_get(facts, ps->facts))
+			jv_set(ev, "facts", jv_copy(jv_get(facts, ps->facts)));
 	} else
 		class_hotspot(ev, bubbles, ru->klass, buckets);
 	return ev;
@@ -171,12 +194,22 @@ static double gain(const rule *ru, const jv *b, const jv *signals, const jv *occ
 			   "totals.latency x (1 - theoretical/max waves per SIMD): more resident "
 			   "waves can at most hide the dependency stalls");
 		key = up * ru->priority;
-	} else if (strcmp(ru->klass, "roofline") == 0) {
+	} else if (strcmp(ru->klass, "roofline") == 0 &&
+		   jv_is_num(jv_get(signals, "counters.pct_of_hbm_roof"))) {
 		up = 100.0 - jv_num(jv_get(signals, "counters.pct_of_hbm_roof"));
 		if (up < 0)
 			up = 0;
 		jv_set_str(g, "basis",
 			   "headroom to the calibrated HBM roof (100 - pct_of_hbm_roof)");
+		key = up * ru->priority;
+	} else if (fact_pseudo_class(ru->klass) && fact_pseudo_class(ru->klass)->gain) {
+		const char *gs = fact_pseudo_class(ru->klass)->gain;
+		up = jv_num(jv_get(signals, gs));
+		jv_set_str(g, "kind", "upper_bound_estimate");
+		jv_set(g, "basis",
+		       jv_strf("the %s finding's own estimate (signal %s; its facts are "
+			       "in evidence.facts)",
+			       ru->klass, gs));
 		key = up * ru->priority;
 	} else {
 		up = pct(rule_signals_class_stall(b, ru->klass), lat);
@@ -189,6 +222,19 @@ static double gain(const rule *ru, const jv *b, const jv *signals, const jv *occ
 				 "stall cycle of the class cannot save more; the wall-time "
 				 "gain is usually smaller");
 		key = up;
+	}
+	/* No change that keeps the bytes moved can beat the memory roof: cap every other gain
+	 * at the roofline's headroom (an estimate, labelled as such). */
+	const jv *head = jv_get(signals, "roofline.cap_pct");
+	if (jv_is_num(head) && strcmp(ru->klass, "roofline") != 0 && up > jv_num(head)) {
+		jv_set_round(g, "uncapped_pct", up, 2);
+		jv_set(g, "capped_by",
+		       jv_strf("roofline: the kernel already moves its estimated bytes at %.1f%% "
+			       "of the HBM peak, so keeping the same bytes it can gain at most "
+			       "%.1f%% (report.json roofline)",
+			       jv_num(jv_get(signals, "roofline.pct_of_hbm")), jv_num(head)));
+		key = key * jv_num(head) / up;
+		up = jv_num(head);
 	}
 	jv_set_round(g, "upper_bound_pct", up, 2);
 	jv_set_str(g, "denominator", w.totals);
@@ -276,8 +322,8 @@ static void set_confidence(jv *r, const rule *ru)
 			    "instruction");
 }
 
-static jv *rec_jv(const rule *ru, const jv *b, const jv *signals, const jv *occ, const jv *buckets,
-		  double *key)
+static jv *rec_jv(const rule *ru, const jv *b, const jv *signals, const jv *occ, const jv *facts,
+		  const jv *buckets, double *key)
 {
 	jv *r = jv_object();
 	jv_set_int(r, "rank", 0);
@@ -288,7 +334,7 @@ static jv *rec_jv(const rule *ru, const jv *b, const jv *signals, const jv *occ,
 	jv_set_str(r, "expected", ru->expected);
 	jv_set_str(r, "verify", ru->verify);
 	jv_set_str(r, "confidence", ru->confidence);
-	jv_set(r, "evidence", evidence(ru, b, signals, occ, buckets));
+	jv_set(r, "evidence", evidence(ru, b, signals, occ, facts, buckets));
 	set_confidence(r, ru);
 	*key = gain(ru, b, signals, occ, jv_set(r, "gain", jv_object()));
 	jv_set_str(r, "gate", rule_gate_text(ru->gate));
@@ -308,7 +354,8 @@ static void note_not_applicable(jv *arr, const rule *ru, const rule_outcome *o, 
 	jv_set_bool(n, "signal_held", o->status == RULE_FIRED || o->status == RULE_GATED);
 }
 
-static void note_not_fired(jv *arr, const rule *ru, const rule_outcome *o, const char *bound)
+static void note_not_fired(jv *arr, const rule *ru, const rule_outcome *o, const char *bound,
+			   const jv *signals)
 {
 	jv *n = jv_push(arr, jv_object());
 	jv_set_str(n, "rule", ru->id);
@@ -316,6 +363,12 @@ static void note_not_fired(jv *arr, const rule *ru, const rule_outcome *o, const
 	if (o->status == RULE_NO_SIGNAL) {
 		jv_set_str(n, "status", "no_signal");
 		jv_set_str(n, "missing", o->missing);
+	} else if (o->status == RULE_CONTRADICTED) {
+		/* the advice the facts contradict: named with the fact, never given */
+		jv_set_str(n, "status", "contradicted");
+		jv_set_str(n, "knob", ru->knob);
+		jv *f = jv_set(n, "fact", cond_jv(o->contradicted_by, signals));
+		cond_words(f, o->contradicted_by, jv_get(signals, o->contradicted_by->field));
 	} else {
 		jv_set_str(n, "status", "gated");
 		jv_set_str(n, "bound", bound);
@@ -337,6 +390,9 @@ static const char *largest_missing_reason(const jv *not_fired, const char *large
 			return "its rules that fired belong to another kernel family (see "
 			       "not_fired: not_applicable)";
 		}
+		if (strcmp(st, "contradicted") == 0)
+			return "the facts contradict its rules' advice (see not_fired: "
+			       "contradicted)";
 		return strcmp(st, "gated") == 0
 			   ? "its rules are gated out by the bound verdict"
 			   : "its rules need a signal that is absent (see not_fired)";
@@ -364,6 +420,16 @@ static jv *why_rank1(const jv *recs, const jv *not_fired, const jv *b)
 	double g1 = jv_num(jv_get(jv_get(r1, "gain"), "upper_bound_pct"));
 	if (!largest)
 		return jv_strf("the trace has no stall cycles; ranked by the %s finding", c1);
+	const jv *lg = NULL; /* the largest class's best recommendation's gain */
+	for (size_t i = 0; largest && i < jv_len(recs) && !lg; i++)
+		if (strcmp(jv_string(jv_get(jv_at(recs, i), "class")), largest) == 0)
+			lg = jv_get(jv_at(recs, i), "gain");
+	if (has_largest && jv_get(lg, "capped_by"))
+		return jv_strf(
+		    "the %s finding (estimated upper bound %.1f%% of totals.latency, "
+		    "weighted by its priority) outranks the largest bubble class %s "
+		    "(%.1f%% of totals.latency, its gain capped at %.1f%% by the roofline)",
+		    c1, g1, largest, pct(ls, lat), jv_num(jv_get(lg, "upper_bound_pct")));
 	if (has_largest)
 		return jv_strf("the %s finding (estimated upper bound %.1f%% of totals.latency, "
 			       "weighted by its priority) outranks the largest bubble class %s "
@@ -375,7 +441,7 @@ static jv *why_rank1(const jv *recs, const jv *not_fired, const jv *b)
 }
 
 void recommend_run(const rules *r, const jv *bubbles, const jv *signals, const jv *occupancy,
-		   const bound_verdict *bv, const jv *traits, const jv *buckets,
+		   const jv *facts, const bound_verdict *bv, const jv *traits, const jv *buckets,
 		   recommend_result *out)
 {
 	cand *cs = xcalloc(r->n ? r->n : 1, sizeof *cs);
@@ -394,11 +460,13 @@ void recommend_run(const rules *r, const jv *bubbles, const jv *signals, const j
 			note_not_applicable(out->not_fired, &r->v[i], &o, why);
 			continue;
 		}
-		if (o.status == RULE_NO_SIGNAL || o.status == RULE_GATED)
-			note_not_fired(out->not_fired, &r->v[i], &o, bv->bound);
+		if (o.status == RULE_NO_SIGNAL || o.status == RULE_GATED ||
+		    o.status == RULE_CONTRADICTED)
+			note_not_fired(out->not_fired, &r->v[i], &o, bv->bound, signals);
 		if (o.status != RULE_FIRED)
 			continue;
-		cs[n].rec = rec_jv(&r->v[i], bubbles, signals, occupancy, buckets, &cs[n].key);
+		cs[n].rec =
+		    rec_jv(&r->v[i], bubbles, signals, occupancy, facts, buckets, &cs[n].key);
 		cs[n].priority = r->v[i].priority;
 		cs[n].order = i;
 		n++;

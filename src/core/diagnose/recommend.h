@@ -7,7 +7,10 @@
  *                             cycle of the class cannot save more)
  *            occupancy rules  dependency stall (vmem_wait + lds_wait + smem_wait + barrier)
  *                             / totals.latency x (1 - theoretical / max waves per SIMD)
- *            roofline rules   100 - pct_of_hbm_roof
+ *            roofline rules   100 - pct_of_hbm_roof (counters), else roofline.headroom_pct
+ *            grid / waves     their gain signal (fact_signals.h)
+ *          every gain but a roofline finding's is capped at roofline.headroom_pct when the trace
+ *          roofline is known (gain.capped_by says so);
  *          multiplied by the rule's priority only for the pseudo classes (occupancy, roofline),
  *          so class rules of the largest class always come before those of smaller classes;
  *   key 2  the rule's priority; key 3  the order of the rules file.
@@ -39,11 +42,13 @@ typedef struct recommend_result {
 	size_t other_platform; /* rules skipped because they are for another backend/language */
 } recommend_result;
 
-/* Evaluates all rules. bubbles is required; signals from rule_signals_build; occupancy, traits
+/* Evaluates all rules. bubbles is required; signals from rule_signals_build and
+ * fact_signals_add; facts (report.json's isa_facts, launch_geometry, wave_facts, roofline,
+ * exposed_stall; fact_signals.h) may be NULL; occupancy, traits
  * (kernel_traits.h) and buckets (entry-bucket lines, evidence_loc.h) may be NULL. Never
  * fails. */
 void recommend_run(const rules *r, const jv *bubbles, const jv *signals, const jv *occupancy,
-		   const bound_verdict *bv, const jv *traits, const jv *buckets,
+		   const jv *facts, const bound_verdict *bv, const jv *traits, const jv *buckets,
 		   recommend_result *out);
 void recommend_release(recommend_result *res);
 

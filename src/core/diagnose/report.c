@@ -3,6 +3,7 @@
 
 #include "core/diagnose/bound.h"
 #include "core/diagnose/evidence_loc.h"
+#include "core/diagnose/fact_signals.h"
 #include "core/diagnose/kernel_traits.h"
 #include "core/diagnose/recommend.h"
 #include "core/diagnose/rule_signals.h"
@@ -31,6 +32,29 @@ void report_words_of(const jv *doc, report_words *w)
 static jv *copy_or_null(const jv *v)
 {
 	return v ? jv_copy(v) : jv_null();
+}
+
+/* The trace roofline's verdict beside the bound: near the HBM roof, a memory-bound verdict
+ * means "at the roof", and every gain is capped (recommend.h). */
+static void roofline_into_bound(jv *bound, const jv *rl)
+{
+	const char *v = jv_string(jv_get(rl, "verdict"));
+	if (!v)
+		return;
+	jv *o = jv_set(bound, "roofline", jv_object());
+	jv_set_str(o, "verdict", v);
+	jv_set(o, "pct_of_hbm_peak", jv_copy(jv_get(rl, "pct_of_hbm_peak")));
+	jv_set_str(o, "kind", "estimate (report.json roofline states its inputs)");
+	if (strcmp(v, "near_hbm_roof") == 0) {
+		const char *why = jv_string(jv_get(bound, "why"));
+		jv_set(
+		    bound, "why",
+		    jv_strf("%s; the trace roofline estimates the kernel moves its bytes at "
+			    "%.0f%% of the HBM peak: near the roof, so gains that keep the bytes "
+			    "are capped at %.0f%%",
+			    why ? why : "", jv_num(jv_get(rl, "pct_of_hbm_peak")),
+			    jv_num(jv_get(rl, "cap_pct"))));
+	}
 }
 
 static jv *taxonomy(const jv *b)
@@ -125,17 +149,27 @@ static jv *occupancy_section(const jv *occ, const jv *b)
 	double peak = jv_num(jv_get(ps, "peak")), mean = jv_num(jv_get(ps, "mean"));
 	int dis = peak > jv_num(w) + 1e-9;
 	jv_set_bool(o, "disagreement", dis);
+	/* a limiter binds only when the observed residency reaches it */
+	jv_set_bool(o, "limiter_binding", peak + 1e-9 >= jv_num(w));
 	if (dis)
 		jv_set(o, "note",
 		       jv_strf("observed peak %.2f waves/SIMD exceeds the theoretical "
 			       "%.0f: the resource figures are wrong",
 			       peak, jv_num(w)));
+	else if (peak + 1e-9 >= jv_num(w))
+		jv_set(o, "note",
+		       jv_strf("observed peak %.0f reaches the theoretical %.0f waves/SIMD: the "
+			       "limiter %s binds (mean %.2f, %.0f%%)",
+			       peak, jv_num(w), jv_string(jv_get(th, "limiter")), mean,
+			       pct(mean, jv_num(w))));
 	else
 		jv_set(
 		    o, "note",
-		    jv_strf("observed mean %.2f of theoretical %.0f waves/SIMD (%.0f%%); a low "
-			    "share means a small grid, launch tail or short waves, not registers",
-			    mean, jv_num(w), pct(mean, jv_num(w))));
+		    jv_strf("observed peak %.0f stays below the theoretical %.0f waves/SIMD: the "
+			    "limiter %s does not bind; the grid, a launch tail or short waves keep "
+			    "residency lower (mean %.2f, %.0f%%)",
+			    peak, jv_num(w), jv_string(jv_get(th, "limiter")), mean,
+			    pct(mean, jv_num(w))));
 	return o;
 }
 
@@ -179,11 +213,17 @@ static void add_headline(jv *rep, const jv *b, const char *kernel)
 	report_words w;
 	report_words_of(b, &w);
 	char buf[1024];
-	int n =
-	    snprintf(buf, sizeof buf, "%s: %s-bound (%s, %s confidence); stall is %.1f%% of %s",
-		     kernel ? kernel : "kernel", jv_string(jv_get(bound, "bound")),
-		     jv_string(jv_get(bound, "basis")), jv_string(jv_get(bound, "confidence")),
-		     pct(jv_num(jv_get(tot, "stall")), jv_num(jv_get(tot, "latency"))), w.latency);
+	const jv *rl = jv_get(bound, "roofline");
+	const char *rv = jv_string(jv_get(rl, "verdict"));
+	char roof[96] = "";
+	if (rv && strcmp(rv, "near_hbm_roof") == 0)
+		snprintf(roof, sizeof roof, "; near the HBM roof, ~%.0f%% of peak (estimate)",
+			 jv_num(jv_get(rl, "pct_of_hbm_peak")));
+	int n = snprintf(
+	    buf, sizeof buf, "%s: %s-bound (%s, %s confidence%s); stall is %.1f%% of %s",
+	    kernel ? kernel : "kernel", jv_string(jv_get(bound, "bound")),
+	    jv_string(jv_get(bound, "basis")), jv_string(jv_get(bound, "confidence")), roof,
+	    pct(jv_num(jv_get(tot, "stall")), jv_num(jv_get(tot, "latency"))), w.latency);
 	if (c0 && n > 0 && (size_t)n < sizeof buf)
 		n += snprintf(buf + n, sizeof buf - (size_t)n, "; largest bubble %s = %.1f%% of %s",
 			      jv_string(jv_get(c0, "class")), jv_num(jv_get(c0, "pct_of_stall")),
@@ -246,7 +286,8 @@ jv *report_build(const report_inputs *in, const rules *r)
 	kernel_traits_add_platform(traits, b);
 	bound_verdict bv;
 	bound_decide_traits(b, in->counters, traits, &bv);
-	jv_set(rep, "bound", bound_to_jv(&bv));
+	jv *bound = jv_set(rep, "bound", bound_to_jv(&bv));
+	roofline_into_bound(bound, jv_get(in->facts, "roofline"));
 	jv_set(rep, "totals", copy_or_null(jv_get(b, "totals")));
 	jv_set(rep, "stall_taxonomy", taxonomy(b));
 	jv_set(rep, "occupancy", occupancy_section(in->occupancy, b));
@@ -254,9 +295,14 @@ jv *report_build(const report_inputs *in, const rules *r)
 	jv_set(rep, "kernel_traits", traits);
 	const jv *buckets = jv_set(rep, "entry_buckets",
 				   in->entry_buckets ? jv_copy(in->entry_buckets) : jv_object());
+	static const char *const fact_keys[] = {"isa_facts", "launch_geometry", "wave_facts",
+						"roofline", "exposed_stall"};
+	for (size_t i = 0; i < sizeof fact_keys / sizeof fact_keys[0]; i++)
+		jv_set(rep, fact_keys[i], copy_or_null(jv_get(in->facts, fact_keys[i])));
 	jv *sig = rule_signals_build(b, in->counters, in->occupancy);
+	fact_signals_add(sig, in->facts, in->occupancy);
 	recommend_result rr;
-	recommend_run(r, b, sig, in->occupancy, &bv, traits, buckets, &rr);
+	recommend_run(r, b, sig, in->occupancy, in->facts, &bv, traits, buckets, &rr);
 	jv_set(rep, "recommendations", rr.recs);
 	jv_set(rep, "why_rank_1", rr.why_rank1);
 	jv_set(rep, "not_fired", rr.not_fired);

@@ -7,7 +7,8 @@
  * totals, stall_taxonomy {denominator, classes[{rank, class, normalized, stall, pct_of_stall,
  * stall_pct_of_latency, is_bubble}], normalized}, occupancy {theoretical, observed,
  * disagreement, note}, wave_states, kernel_traits (kernel_traits.h), entry_buckets
- * (evidence_loc.h), recommendations (recommend.h), why_rank_1, not_fired,
+ * (evidence_loc.h), isa_facts, launch_geometry, wave_facts, roofline, exposed_stall
+ * (docs/diagnosis.md; null when unknown), recommendations (recommend.h), why_rank_1, not_fired,
  * ranking_rule, signals, evidence_hotspots, lines, waits, variation, counters, tile,
  * sources, missing, repro.
  * Ownership: report_build returns an owned tree; the inputs stay the caller's. */
@@ -30,6 +31,10 @@ typedef struct report_inputs {
 	const jv *sources;   /* where the .py lines came from (codeobj_fill_sources), or NULL */
 	const jv *traits;    /* kernel_traits_from_trace, or NULL: derived from the bubbles mix */
 	const jv *entry_buckets; /* evloc_scan_trace (evidence_loc.h), or NULL: no bucket known */
+	/* {isa_facts, launch_geometry, wave_facts, roofline, exposed_stall} (docs/diagnosis.md),
+	 * any key absent, or NULL: copied to report.json under the same keys and read by the
+	 * fact signals (fact_signals.h) */
+	const jv *facts;
 	const char *kernel, *arch, *bundle_kind, *repro;
 } report_inputs;
 

@@ -5,6 +5,7 @@
 #include "base/data.h"
 #include "base/xalloc.h"
 #include "base/json/json_parse.h"
+#include "core/diagnose/fact_signals.h"
 #include "core/diagnose/kernel_traits.h"
 #include "core/diagnose/rules_locate.h"
 
@@ -70,7 +71,7 @@ static int in_list(const char *const *list, const char *s, size_t n)
 
 int rules_signal_known(const char *name)
 {
-	if (in_list(fixed_signals, name, strlen(name)))
+	if (in_list(fixed_signals, name, strlen(name)) || fact_signal_known(name))
 		return 1;
 	const char *dot = strrchr(name, '.');
 	if (!dot)
@@ -90,8 +91,7 @@ int rules_signal_known(const char *name)
 int rules_class_known(const char *c)
 {
 	return in_list(rules_native_classes, c, strlen(c)) ||
-	       in_list(rules_nvidia_classes, c, strlen(c)) || strcmp(c, "occupancy") == 0 ||
-	       strcmp(c, "roofline") == 0;
+	       in_list(rules_nvidia_classes, c, strlen(c)) || fact_pseudo_class(c) != NULL;
 }
 
 static const char *const op_names[] = {">", ">=", "<", "<=", "==", "!="};
@@ -142,8 +142,8 @@ static int bad(vctx *c, const char *pointer, const char *expected, const char *f
 /* ---- validation ---- */
 
 static const char *const rule_keys[] = {
-    "id",	"class",  "signal",	"also",	    "gate",	  "knob", "change",
-    "expected", "verify", "confidence", "priority", "applies_to", NULL};
+    "id",	"class",  "signal",	"also",	    "gate",	  "knob",   "change",
+    "expected", "verify", "confidence", "priority", "applies_to", "unless", NULL};
 
 static const char *get_str(vctx *c, const jv *obj, const char *key, const char *ptr)
 {
@@ -355,6 +355,16 @@ static int parse_rule(vctx *c, const rules *r, const jv *v, const char *ptr, rul
 		if (parse_cond(c, jv_at(also, i), p, &ru->conds[ru->n_conds]))
 			return -1;
 		ru->n_conds++;
+	}
+	const jv *un = jv_get(v, "unless");
+	snprintf(p, sizeof p, "%s/unless", ptr);
+	if (un && (un->type != JV_ARRAY || jv_len(un) > RULES_MAX_CONDS))
+		return bad(c, p, "an array of up to 4 conditions", "%s", "bad \"unless\"");
+	for (size_t i = 0; un && i < jv_len(un); i++) {
+		snprintf(p, sizeof p, "%s/unless/%zu", ptr, i);
+		if (parse_cond(c, jv_at(un, i), p, &ru->unless[ru->n_unless]))
+			return -1;
+		ru->n_unless++;
 	}
 	if (parse_applies(c, jv_get(v, "applies_to"), ptr, ru) || check_language(c, ru, ptr))
 		return -1;
@@ -574,6 +584,8 @@ void rules_release(rules *r)
 		for (size_t k = 0; k < RULES_MAX_CONDS; k++) {
 			free(ru->conds[k].field);
 			free(ru->conds[k].str);
+			free(ru->unless[k].field);
+			free(ru->unless[k].str);
 		}
 		for (size_t k = 0; k < ru->n_applies; k++) {
 			free(ru->applies[k].name);
@@ -641,6 +653,14 @@ void rule_eval(const rule *ru, const jv *signals, const char *bound, int gating,
 		}
 		if (!cond_true(&ru->conds[i], v)) {
 			o->status = RULE_NOT_FIRED;
+			return;
+		}
+	}
+	for (size_t i = 0; i < ru->n_unless; i++) {
+		const jv *v = jv_get(signals, ru->unless[i].field);
+		if (v && v->type != JV_NULL && cond_true(&ru->unless[i], v)) {
+			o->status = RULE_CONTRADICTED;
+			o->contradicted_by = &ru->unless[i];
 			return;
 		}
 	}

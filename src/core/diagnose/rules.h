@@ -52,6 +52,10 @@ typedef struct rule {
 	double priority;
 	rule_cond conds[RULES_MAX_CONDS]; /* conds[0] is the firing signal */
 	size_t n_conds;
+	/* "unless": facts that contradict the advice. A rule whose unless condition holds is not
+	 * given (status "contradicted", the fact named); an absent fact never stops a rule. */
+	rule_cond unless[RULES_MAX_CONDS];
+	size_t n_unless;
 	unsigned gate;			      /* 0 = applies under every bound */
 	rule_trait applies[RULES_MAX_TRAITS]; /* all must hold; none = every kernel */
 	size_t n_applies;
@@ -102,16 +106,18 @@ void rules_release(rules *r);
 const jv *rules_knob(const rules *r, const char *id);
 /* 1 if `name` is a signal the evaluator provides (see rule_signals.h). */
 int rules_signal_known(const char *name);
-/* 1 if `c` is a valid rule class: a native AMD class, "occupancy" or "roofline". */
+/* 1 if `c` is a valid rule class: a native AMD or NVIDIA class or a whole-kernel pseudo class
+ * (occupancy, roofline, grid, waves: fact_signals.h). */
 int rules_class_known(const char *c);
 const char *rule_op_name(rule_op op);
 /* Gate as text ("memory|latency", or "any"); static buffer. */
 const char *rule_gate_text(unsigned gate);
 
 typedef enum {
-	RULE_NOT_FIRED, /* a condition is false */
-	RULE_NO_SIGNAL, /* a condition's signal is absent (e.g. no counters) */
-	RULE_GATED,	/* fired, but the bound verdict is outside the gate */
+	RULE_NOT_FIRED,	   /* a condition is false */
+	RULE_NO_SIGNAL,	   /* a condition's signal is absent (e.g. no counters) */
+	RULE_GATED,	   /* fired, but the bound verdict is outside the gate */
+	RULE_CONTRADICTED, /* fired, but an "unless" fact says the advice does not apply */
 	RULE_FIRED
 } rule_status;
 
@@ -119,6 +125,7 @@ typedef struct rule_outcome {
 	rule_status status;
 	const jv *value;     /* value of conds[0] (borrowed from the signals), or NULL */
 	const char *missing; /* the absent signal for RULE_NO_SIGNAL */
+	const rule_cond *contradicted_by; /* the unless condition that held (RULE_CONTRADICTED) */
 } rule_outcome;
 
 /* Evaluates one rule against the signals object. `bound` is the verdict ("memory", "compute",

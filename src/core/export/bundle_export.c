@@ -209,6 +209,52 @@ char *bundle_export_csv_row(const char *buf, size_t len, const char *name, long 
 	return NULL;
 }
 
+/* Appends to `rows` (header + the kept row) every other row of `kernel` with the kept row's
+ * launch shape: the roofline's duration is their median (docs/diagnosis.md), so a re-analysed
+ * export gives the same roofline. */
+static char *add_timing_rows(char *rows, const char *buf, size_t len, const char *name,
+			     const char *kernel)
+{
+	trace_resources r;
+	memset(&r, 0, sizeof r);
+	fp_err e = FP_ERR_INIT;
+	const char *kept = strchr(rows, '\n');
+	if (!kernel || !kept ||
+	    ktcsv_resources(rows, strlen(rows), name, -1, kernel, &r, &e) != 1) {
+		fp_err_clear(&e);
+		return rows;
+	}
+	kept++;
+	size_t kept_len = strlen(kept);
+	strbuf out = STRBUF_INIT;
+	sb_adds(&out, rows);
+	const char *nl = memchr(buf, '\n', len);
+	size_t hlen = nl ? (size_t)(nl - buf) : 0;
+	for (const char *p = nl ? nl + 1 : buf + len; p < buf + len;) {
+		const char *end = memchr(p, '\n', (size_t)(buf + len - p));
+		size_t l = end ? (size_t)(end - p) : (size_t)(buf + len - p);
+		strbuf one = STRBUF_INIT;
+		sb_add(&one, buf, hlen);
+		sb_addc(&one, '\n');
+		sb_add(&one, p, l);
+		sb_addc(&one, '\n');
+		int64_t ns;
+		size_t n = 0;
+		int same = kept_len == l + 1 && memcmp(kept, p, l) == 0;
+		if (!same && !memchr(p, '\0', l) &&
+		    ktcsv_durations(one.buf, one.len, name, kernel, r.grid_size, r.wg_size, &ns, 1,
+				    &n, &e) == 1) {
+			sb_add(&out, p, l);
+			sb_addc(&out, '\n');
+		}
+		fp_err_clear(&e);
+		sb_release(&one);
+		p = end ? end + 1 : buf + len;
+	}
+	free(rows);
+	return sb_detach(&out);
+}
+
 static int take_kernel_trace(const char *path, long long id, const char *kernel,
 			     const char *out_dir, jv *artifacts, jv *rec, fp_err *e)
 {
@@ -224,6 +270,8 @@ static int take_kernel_trace(const char *path, long long id, const char *kernel,
 		rows = bundle_export_csv_row(buf, len, path, -1, kernel);
 		how = "kernel name";
 	}
+	if (rows)
+		rows = add_timing_rows(rows, buf, len, path, kernel);
 	free(buf);
 	if (!rows)
 		return 0;
@@ -236,7 +284,10 @@ static int take_kernel_trace(const char *path, long long id, const char *kernel,
 		jv_set_str(k, "file", key);
 		jv_set_str(k, "from", path);
 		jv_set_str(k, "row_matched_by", how);
-		jv_set_str(k, "note", "the header and the one row of the kept dispatch");
+		jv_set_str(
+		    k, "note",
+		    "the header, the row of the kept dispatch, then the other rows of the "
+		    "same kernel and launch shape (their median duration is the roofline's)");
 	}
 	free(rows);
 	free(to);

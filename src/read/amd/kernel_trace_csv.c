@@ -211,3 +211,50 @@ int ktcsv_agent_arch(const char *buf, size_t len, const char *name, char *out, s
 	record_clear(&rec);
 	return rc < 0 ? -1 : 0;
 }
+
+/* Column index of `col` in the header record, or -1. */
+static long column(const record *h, const char *col)
+{
+	for (size_t i = 0; i < h->n; i++)
+		if (strcmp(h->f[i].s, col) == 0)
+			return (long)i;
+	return -1;
+}
+
+static long long cell_ll(const record *rec, long c)
+{
+	return c >= 0 && (size_t)c < rec->n ? strtoll(rec->f[c].s, NULL, 10) : -1;
+}
+
+int ktcsv_durations(const char *buf, size_t len, const char *name, const char *kernel, int64_t grid,
+		    int wg, int64_t *ns, size_t cap, size_t *n, fp_err *e)
+{
+	record rec = {0};
+	size_t pos = 0;
+	int rc = next_record(buf, len, &pos, &rec, name, e);
+	static const char *const cols[] = {
+	    "Kernel_Name", "Start_Timestamp",  "End_Timestamp",	   "Grid_Size_X",     "Grid_Size_Y",
+	    "Grid_Size_Z", "Workgroup_Size_X", "Workgroup_Size_Y", "Workgroup_Size_Z"};
+	long c[9];
+	for (size_t i = 0; i < 9; i++)
+		c[i] = rc > 0 ? column(&rec, cols[i]) : -1;
+	int found = 0;
+	for (size_t i = 0; i < 3; i++)
+		if (c[i] < 0)
+			goto out; /* not a kernel trace with timestamps: nothing to read */
+	while ((rc = next_record(buf, len, &pos, &rec, name, e)) > 0) {
+		if ((size_t)c[0] >= rec.n || !kernel || strcmp(rec.f[c[0]].s, kernel) != 0)
+			continue;
+		long long g = cell_ll(&rec, c[3]) * cell_ll(&rec, c[4]) * cell_ll(&rec, c[5]);
+		long long w = cell_ll(&rec, c[6]) * cell_ll(&rec, c[7]) * cell_ll(&rec, c[8]);
+		long long d = cell_ll(&rec, c[2]) - cell_ll(&rec, c[1]);
+		if ((grid > 0 && g != grid) || (wg > 0 && w != wg) || d <= 0)
+			continue;
+		found++;
+		if (*n < cap)
+			ns[(*n)++] = d;
+	}
+out:
+	record_clear(&rec);
+	return rc < 0 ? -1 : found;
+}

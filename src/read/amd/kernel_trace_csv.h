@@ -14,6 +14,7 @@
 #include "model/trace.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Returns 1 when a row was found (r filled), 0 when none matches (r untouched), -1 on error. */
 int ktcsv_resources(const char *buf, size_t len, const char *name, long long dispatch_id,
@@ -21,6 +22,14 @@ int ktcsv_resources(const char *buf, size_t len, const char *name, long long dis
 /* The same for a file. */
 int ktcsv_resources_file(const char *path, long long dispatch_id, const char *kernel,
 			 trace_resources *r, fp_err *e);
+
+/* Durations (End_Timestamp - Start_Timestamp, ns) of every row of kernel `kernel` launched
+ * with the same grid and workgroup size in work-items (grid/wg <= 0: any), appended to ns[*n ..
+ * cap). A kernel name is reused across problem sizes, so the shape filter keeps only launches
+ * of the traced shape. Returns the rows matched (>= 0; 0 when the file has no timestamp
+ * columns), or -1 on a malformed file (BAD_INPUT). */
+int ktcsv_durations(const char *buf, size_t len, const char *name, const char *kernel, int64_t grid,
+		    int wg, int64_t *ns, size_t cap, size_t *n, fp_err *e);
 
 /* The GPU's processor name ("gfx950") from rocprofv3's agent-info CSV (*agent_info.csv): the
  * "Name" column of the first row whose Name starts with "gfx". Returns 1 (out filled), 0 when
