@@ -57,6 +57,9 @@
 	X(PROFILER_FAILED, 70,                                                                     \
 	  "the profiler exited with an error; see the log named in error.log")                     \
 	X(REGRESSION, 1, "the gated bubble or the total stall grew past the --gate threshold")     \
+	X(INCOMPARABLE, 65,                                                                        \
+	  "the two sides come from different vendors or units (cycles vs samples); compare "       \
+	  "captures of one backend")                                                               \
 	X(INTERRUPTED, 130, "interrupted by a signal; the bundle keeps its previous artifacts")    \
 	X(NOT_IMPLEMENTED, 70, "this command is not built yet")                                    \
 	X(INTERNAL, 70, "unexpected internal error; please report it with the message")

@@ -7,6 +7,7 @@
 #include "base/fileio.h"
 #include "base/xalloc.h"
 #include "core/backend/backend.h"
+#include "model/profile.h"
 #include "core/bundle/bundle.h"
 #include "core/diagnose/diff.h"
 #include "base/json/json_parse.h"
@@ -94,6 +95,59 @@ static jv *load_side(cmd_ctx *ctx, const char *path, jv *desc)
 	return doc;
 }
 
+/* Reads both sides as profiles (the one bubbles.json reader): they must be of one vendor and
+ * unit, else shares of different things would be compared. Different kernels are compared, with
+ * a warning. *pb / *pa are released by the caller. */
+static int comparable(cmd_ctx *ctx, const jv *b, const jv *a, stall_profile *pb, stall_profile *pa)
+{
+	if (profile_from_json(b, opts_str(&ctx->opts, "before"), pb, &ctx->err) ||
+	    profile_from_json(a, opts_str(&ctx->opts, "after"), pa, &ctx->err))
+		return -1;
+	if (pb->vendor != pa->vendor || pb->unit != pa->unit) {
+		fp_fail(&ctx->err, ERR_INCOMPARABLE,
+			"cannot compare --before (%s, %s) with --after (%s, %s): the classes and "
+			"their shares measure different things",
+			vendor_name(pb->vendor), prof_unit_name(pb->unit), vendor_name(pa->vendor),
+			prof_unit_name(pa->unit));
+		jv *sides = jv_object();
+		jv_set_str(sides, "before", vendor_name(pb->vendor));
+		jv_set_str(sides, "after", vendor_name(pa->vendor));
+		fp_err_extra(&ctx->err, "vendors", sides);
+		return -1;
+	}
+	const char *kb = pb->dispatch.kernel, *ka = pa->dispatch.kernel;
+	if (kb && ka && strcmp(kb, ka) != 0)
+		ctx_warn(ctx,
+			 "the two sides are different kernels (%s, %s): the deltas compare "
+			 "shares, not the same code",
+			 kb, ka);
+	return 0;
+}
+
+static jv *duration_side(const stall_profile *p)
+{
+	if (p->duration_us < 0)
+		return jv_null();
+	jv *o = jv_object();
+	jv_set_round(o, "us", p->duration_us, 3);
+	jv_set_str(o, "source", p->duration_source);
+	return o;
+}
+
+/* The kernel durations where the captures have them; delta_pct when both do. */
+static jv *durations(const stall_profile *b, const stall_profile *a)
+{
+	jv *o = jv_object();
+	jv_set(o, "before", duration_side(b));
+	jv_set(o, "after", duration_side(a));
+	if (b->duration_us > 0 && a->duration_us >= 0)
+		jv_set_round(o, "delta_pct",
+			     100.0 * (a->duration_us - b->duration_us) / b->duration_us, 2);
+	else
+		jv_set(o, "delta_pct", jv_null());
+	return o;
+}
+
 int cmd_diff(cmd_ctx *ctx)
 {
 	const char *bp = opts_str(&ctx->opts, "before"), *ap = opts_str(&ctx->opts, "after");
@@ -105,8 +159,12 @@ int cmd_diff(cmd_ctx *ctx)
 	jv *b = load_side(ctx, bp, bd);
 	jv *a = b ? load_side(ctx, ap, ad) : NULL;
 	int rc = -1;
-	if (a) {
+	stall_profile pb, pa;
+	profile_init(&pb, VENDOR_AMD, UNIT_CYCLES, NULL);
+	profile_init(&pa, VENDOR_AMD, UNIT_CYCLES, NULL);
+	if (a && comparable(ctx, b, a, &pb, &pa) == 0) {
 		jv *d = diff_build(b, a);
+		jv_set(d, "durations", durations(&pb, &pa));
 		jv_set(d, "before_input", jv_copy(bd));
 		jv_set(d, "after_input", jv_copy(ad));
 		rc = 0;
@@ -118,12 +176,17 @@ int cmd_diff(cmd_ctx *ctx)
 			fp_err_extra(&ctx->err, "reasons", jv_copy(reasons));
 			fp_err_extra(&ctx->err, "verdict", jv_copy(jv_get(d, "verdict")));
 			fp_err_extra(&ctx->err, "headline", jv_copy(jv_get(d, "headline")));
+			/* the whole comparison stays in the envelope: a CI log shows what changed
+			 */
+			fp_err_extra(&ctx->err, "data", jv_copy(d));
 			rc = -1;
 		}
 		jv_free(reasons);
 		jv_free(ctx->data);
 		ctx->data = d;
 	}
+	profile_release(&pb);
+	profile_release(&pa);
 	jv_free(bd);
 	jv_free(ad);
 	jv_free(b);

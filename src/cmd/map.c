@@ -16,6 +16,7 @@
 #include "read/amd/snapshots.h"
 #include "cmd/analysis_input.h"
 #include "cmd/map_view.h"
+#include "model/taxonomy.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +71,7 @@ static int map_code_object(cmd_ctx *ctx, const char *path)
 
 /* Stack of one instruction, root first: the outermost frame's file, every frame of the chain
  * from the outermost call site to the innermost line, then the class. */
-static size_t inst_stack(const trace_inst *in, flame_frame *st, char names[][256])
+static size_t inst_stack(vendor_id v, const trace_inst *in, flame_frame *st, char names[][256])
 {
 	src_frame fr[SRCMAP_MAX_FRAMES];
 	size_t n = srcmap_parse_chain(in->source, fr, SRCMAP_MAX_FRAMES), k = 0;
@@ -94,12 +95,12 @@ static size_t inst_stack(const trace_inst *in, flame_frame *st, char names[][256
 			k++;
 		}
 	}
-	st[k++] = (flame_frame){map_view_class(in), NULL, 0};
+	st[k++] = (flame_frame){map_view_class(v, in), NULL, 0};
 	return k;
 }
 
 /* Every stack starts at the kernel, so stacks of several kernels never merge. */
-static void fill_flame(flame *f, const trace_dispatch *d, int by_latency)
+static void fill_flame(flame *f, vendor_id v, const trace_dispatch *d, int by_latency)
 {
 	static char names[2 * SRCMAP_MAX_FRAMES + 2][256];
 	flame_frame st[SRCMAP_MAX_FRAMES + 3];
@@ -108,12 +109,13 @@ static void fill_flame(flame *f, const trace_dispatch *d, int by_latency)
 		const trace_inst *in = &d->insts[i];
 		if (in->is_label)
 			continue;
-		size_t n = 1 + inst_stack(in, st + 1, names);
+		size_t n = 1 + inst_stack(v, in, st + 1, names);
 		flame_add(f, st, n, by_latency ? in->latency : in->stall);
 	}
 }
 
-static int write_folded(cmd_ctx *ctx, const trace_dispatch *d, const char *path, jv *out)
+static int write_folded(cmd_ctx *ctx, vendor_id v, const trace_dispatch *d, const char *path,
+			jv *out)
 {
 	const char *w = opts_str(&ctx->opts, "folded-weight");
 	int lat = w && strcmp(w, "latency") == 0;
@@ -121,7 +123,7 @@ static int write_folded(cmd_ctx *ctx, const trace_dispatch *d, const char *path,
 	char label[64];
 	snprintf(label, sizeof label, "%s %s", lat ? "latency" : "stall", d->unit);
 	flame_init(&f, label, "none");
-	fill_flame(&f, d, lat);
+	fill_flame(&f, v, d, lat);
 	strbuf sb = STRBUF_INIT;
 	flame_folded(&f, &sb);
 	int rc = file_write_atomic(path, sb.buf ? sb.buf : "", sb.len, &ctx->err);
@@ -136,7 +138,8 @@ static int write_folded(cmd_ctx *ctx, const trace_dispatch *d, const char *path,
 	return rc;
 }
 
-static int write_speedscope(cmd_ctx *ctx, const trace_dispatch *d, const char *path, jv *out)
+static int write_speedscope(cmd_ctx *ctx, vendor_id v, const trace_dispatch *d, const char *path,
+			    jv *out)
 {
 	flame fs, fl;
 	char stall_label[64], lat_label[64];
@@ -144,8 +147,8 @@ static int write_speedscope(cmd_ctx *ctx, const trace_dispatch *d, const char *p
 	snprintf(lat_label, sizeof lat_label, "latency %s", d->unit);
 	flame_init(&fs, stall_label, "none");
 	flame_init(&fl, lat_label, "none");
-	fill_flame(&fs, d, 0);
-	fill_flame(&fl, d, 1);
+	fill_flame(&fs, v, d, 0);
+	fill_flame(&fl, v, d, 1);
 	jv *doc = flame_speedscope(&fs, "flyprof " FLYPROF_VERSION);
 	jv *second = flame_speedscope(&fl, NULL);
 	/* Both profiles share one frame table: the stacks are built identically, so the frame
@@ -239,7 +242,7 @@ static void add_sources(cmd_ctx *ctx, analysis_input *in, jv *data)
 			 "no code object with .debug_line was found beside the trace");
 }
 
-static int write_svg(cmd_ctx *ctx, const trace_dispatch *d, const char *path, jv *out)
+static int write_svg(cmd_ctx *ctx, vendor_id v, const trace_dispatch *d, const char *path, jv *out)
 {
 	const char *w = opts_str(&ctx->opts, "folded-weight");
 	int lat = w && strcmp(w, "latency") == 0;
@@ -249,7 +252,7 @@ static int write_svg(cmd_ctx *ctx, const trace_dispatch *d, const char *path, jv
 	snprintf(title, sizeof title, "%s: %s by source line and class",
 		 d->kernel ? d->kernel : "kernel", unit);
 	flame_init(&f, unit, "none");
-	fill_flame(&f, d, lat);
+	fill_flame(&f, v, d, lat);
 	strbuf sb = STRBUF_INIT;
 	flame_svg(&f, title, unit, &sb);
 	int rc = file_write_atomic(path, sb.buf, sb.len, &ctx->err);
@@ -264,7 +267,7 @@ static int write_svg(cmd_ctx *ctx, const trace_dispatch *d, const char *path, jv
 	return rc;
 }
 
-static int write_flames(cmd_ctx *ctx, const trace_dispatch *d, jv *data)
+static int write_flames(cmd_ctx *ctx, vendor_id v, const trace_dispatch *d, jv *data)
 {
 	const char *folded = opts_str(&ctx->opts, "folded");
 	const char *ss = opts_str(&ctx->opts, "speedscope");
@@ -273,11 +276,11 @@ static int write_flames(cmd_ctx *ctx, const trace_dispatch *d, jv *data)
 		return 0;
 	jv *fl = jv_set(data, "flame", jv_object());
 	jv_set_str(fl, "stack", "kernel;file;line;...;class (outermost frame first)");
-	if (svg && write_svg(ctx, d, svg, fl) != 0)
+	if (svg && write_svg(ctx, v, d, svg, fl) != 0)
 		return -1;
-	if (folded && write_folded(ctx, d, folded, fl) != 0)
+	if (folded && write_folded(ctx, v, d, folded, fl) != 0)
 		return -1;
-	if (ss && write_speedscope(ctx, d, ss, fl) != 0)
+	if (ss && write_speedscope(ctx, v, d, ss, fl) != 0)
 		return -1;
 	return 0;
 }
@@ -285,7 +288,7 @@ static int write_flames(cmd_ctx *ctx, const trace_dispatch *d, jv *data)
 static int run_views(cmd_ctx *ctx, analysis_input *in, snapshots *snaps)
 {
 	map_view v;
-	map_view_init(&v, ctx, in->trace, snaps);
+	map_view_init(&v, ctx, analysis_vendor(in), in->trace, snaps);
 	int rc = 0, query = 0;
 	if (opts_given(&ctx->opts, "code-line")) {
 		query = 1;
@@ -298,11 +301,27 @@ static int run_views(cmd_ctx *ctx, analysis_input *in, snapshots *snaps)
 	}
 	map_view_release(&v);
 	if (rc == 0)
-		rc = write_flames(ctx, in->trace, ctx->data);
+		rc = write_flames(ctx, analysis_vendor(in), in->trace, ctx->data);
 	/* map.json holds the full mapping; a query answer does not replace it. */
 	if (rc == 0 && !query)
 		rc = analysis_write(ctx, in, "map.json", ctx->data);
 	return rc;
+}
+
+/* Mapping needs the code, not the wave files: when the stall analysis cannot run (a malformed
+ * wave file, which `bubbles` reports as BAD_INPUT), map still answers, with each instruction's
+ * class from its text and a warning saying so. */
+static void classify_by_text(cmd_ctx *ctx, analysis_input *in)
+{
+	ctx_warn(ctx, "the stall analysis failed (%s): classes come from the instruction text only",
+		 ctx->err.message ? ctx->err.message : "?");
+	fp_err_clear(&ctx->err);
+	int amd = analysis_vendor(in) == VENDOR_AMD;
+	for (size_t i = 0; i < in->trace->n_insts; i++) {
+		trace_inst *t = &in->trace->insts[i];
+		t->klass =
+		    (int16_t)(amd && !t->is_label ? (int)tax_classify(t->isa, t->category) : -1);
+	}
 }
 
 int cmd_map(cmd_ctx *ctx)
@@ -315,6 +334,17 @@ int cmd_map(cmd_ctx *ctx)
 		analysis_close(&in);
 		return -1;
 	}
+	/* The stall analysis sets each instruction's class, so map names the class bubbles.json
+	 * gives it (a wait by its producers, an NVIDIA instruction by its stall reason). */
+	stall_profile prof;
+	if (analysis_classify(ctx, &in, &prof) != 0) {
+		if (ctx->err.code == ERR_INTERRUPTED) {
+			profile_release(&prof);
+			analysis_close(&in);
+			return -1;
+		}
+		classify_by_text(ctx, &in);
+	}
 	snapshots snaps;
 	load_snapshots(ctx, in.choice->dir, &snaps);
 	add_dispatch(ctx->data, &in);
@@ -322,6 +352,7 @@ int cmd_map(cmd_ctx *ctx)
 	add_resources(ctx->data, &in.trace->res);
 	int rc = run_views(ctx, &in, &snaps);
 	snapshots_free(&snaps);
+	profile_release(&prof);
 	analysis_close(&in);
 	return rc;
 }

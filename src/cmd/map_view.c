@@ -5,7 +5,7 @@
 
 #include "base/strbuf.h"
 #include "base/xalloc.h"
-#include "model/taxonomy.h"
+#include "model/classes.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -17,17 +17,23 @@ static double pct(int64_t part, int64_t whole)
 	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-const char *map_view_class(const trace_inst *in)
+const char *map_view_class(vendor_id vendor, const trace_inst *in)
 {
-	if (in->klass >= 0 && in->klass < TAX__COUNT)
-		return tax_class_name((tax_class)in->klass);
-	return tax_class_name(tax_classify(in->isa ? in->isa : "", in->category));
+	return class_name(vendor, in->klass);
 }
 
-void map_view_init(map_view *v, cmd_ctx *ctx, const trace_dispatch *d, snapshots *snaps)
+/* Addresses are written as in bubbles.json: a hex string. */
+static jv *vaddr_json(const trace_inst *in)
+{
+	return jv_strf("0x%llx", (unsigned long long)in->vaddr);
+}
+
+void map_view_init(map_view *v, cmd_ctx *ctx, vendor_id vendor, const trace_dispatch *d,
+		   snapshots *snaps)
 {
 	memset(v, 0, sizeof *v);
 	v->ctx = ctx;
+	v->vendor = vendor;
 	v->d = d;
 	v->snaps = snaps;
 	int64_t top = opts_int(&ctx->opts, "top", 10);
@@ -87,10 +93,10 @@ static jv *inst_json(map_view *v, const trace_inst *in, size_t rank)
 	if (rank)
 		jv_set_int(o, "rank", (int64_t)rank);
 	jv_set_int(o, "code_line", in->code_line);
-	jv_set_int(o, "vaddr", in->vaddr);
+	jv_set(o, "vaddr", vaddr_json(in));
 	jv_set_int(o, "codeobj", in->codeobj);
 	jv_set_str(o, "isa", in->isa ? in->isa : "");
-	jv_set_str(o, "class", map_view_class(in));
+	jv_set_str(o, "class", map_view_class(v->vendor, in));
 	jv_set_str(o, "source", in->source ? in->source : "");
 	jv_set_int(o, "hits", in->hits);
 	jv_set_int(o, "latency", in->latency);
@@ -202,7 +208,7 @@ static void add_unmapped(map_view *v, jv *data)
 		const trace_inst *in = &v->d->insts[idx[i]];
 		jv *o = jv_push(top, jv_object());
 		jv_set_int(o, "code_line", in->code_line);
-		jv_set_int(o, "vaddr", in->vaddr);
+		jv_set(o, "vaddr", vaddr_json(in));
 		jv_set_str(o, "isa", in->isa ? in->isa : "");
 		jv_set_int(o, "latency", in->latency);
 		jv_set_int(o, "stall", in->stall);

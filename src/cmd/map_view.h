@@ -8,11 +8,13 @@
 
 #include "cmd/command.h"
 #include "core/analysis/srcmap.h"
+#include "model/classes.h"
 #include "model/trace.h"
 #include "read/amd/snapshots.h"
 
 typedef struct map_view {
 	cmd_ctx *ctx;
+	vendor_id vendor; /* of the class ids in d->insts[].klass */
 	const trace_dispatch *d;
 	snapshots *snaps;
 	srcmap_summary leaf; /* roll-up crediting the innermost frame */
@@ -21,7 +23,8 @@ typedef struct map_view {
 } map_view;
 
 /* Builds the leaf roll-up; release with map_view_release. */
-void map_view_init(map_view *v, cmd_ctx *ctx, const trace_dispatch *d, snapshots *snaps);
+void map_view_init(map_view *v, cmd_ctx *ctx, vendor_id vendor, const trace_dispatch *d,
+		   snapshots *snaps);
 void map_view_release(map_view *v);
 
 /* Default view: "totals", "mapped", "unmapped", "entry_buckets", "hotspots", "lines",
@@ -35,7 +38,8 @@ int map_view_code_line(map_view *v, int64_t code_line, jv *data);
  * when nothing matches. */
 int map_view_source_line(map_view *v, const char *query, jv *data);
 
-/* Native class name of an instruction (its klass, else classified from text + category). */
-const char *map_view_class(const trace_inst *in);
+/* Native class name of an instruction: its klass as the stall analysis set it (the class it has
+ * in bubbles.json), by the vendor's class table. */
+const char *map_view_class(vendor_id vendor, const trace_inst *in);
 
 #endif

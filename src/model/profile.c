@@ -13,6 +13,7 @@ void profile_init(stall_profile *p, vendor_id v, prof_unit u, trace_dispatch *tr
 	p->unit = u;
 	p->trace = trace;
 	p->totals.waves = -1;
+	p->duration_us = -1;
 }
 
 static void dispatch_release(prof_dispatch *d)

@@ -122,6 +122,11 @@ typedef struct stall_profile {
 	const char *totals_note_key, *totals_note; /* "source" or "definitions" */
 	const char *mix_basis, *waits_note;
 
+	/* The kernel's duration in microseconds where the input has one, else -1, and where it
+	 * came from (static string). */
+	double duration_us;
+	const char *duration_source;
+
 	/* Vendor sections written as they are (owned; NULL = absent). */
 	jv *occupancy, *wave_states;
 	jv *extra; /* further top-level keys (wave_check, clock, detail, details) */
@@ -169,8 +174,9 @@ jv *profile_to_json(const stall_profile *p);
 jv *profile_wait_json(const stall_profile *p, const prof_wait *w);
 /* Reads a bubbles object (or a report whose "totals" and "classes" are the same) back into a
  * profile: vendor (from "backend", absent = AMD), unit (from "unit" or totals.unit, absent =
- * cycles), dispatch kernel/arch/id, totals, classes and normalised sums. Lists stay empty;
- * trace is NULL. Returns 0, or -1 with e set (BAD_INPUT: what key is missing or mistyped). */
+ * cycles), dispatch kernel/arch/id, totals, classes (in the file's order) and normalised
+ * sums, the kernel duration when the document has one. Lists stay empty; trace is NULL. Returns 0,
+ * or -1 with e set (BAD_INPUT: what key is missing or mistyped). */
 int profile_from_json(const jv *doc, const char *name, stall_profile *p, fp_err *e);
 
 const char *prof_unit_name(prof_unit u);

@@ -31,3 +31,23 @@ else
 	fly "diff of two different kernels runs" 0 diff --before "$E2E_TMP/d1" --after "$d2" --format json
 	rm -rf "$E2E_TMP/d1"
 fi
+# One model: diff reads every input through its backend and refuses what it cannot compare.
+if [ -z "$CORPUS" ] || [ -z "${FLYPROF_SAMPLES:-}" ] || [ ! -d "$FLYPROF_SAMPLES/ncu-h200" ]; then
+	echo "ok - diff across backends # SKIP FLYPROF_CORPUS or FLYPROF_SAMPLES not set"
+	SKIP=$((SKIP + 1))
+else
+	NS="$FLYPROF_SAMPLES/ncu-h200"
+	fly "diff of an Nsight Compute export folder with itself" 0 diff --before "$NS" --after "$NS" --dispatch cuda --gate 0
+	expect "ncu self diff: targeted class" "$(field data.verdict.class)" "long_scoreboard"
+	expect "ncu self diff: kernel duration shown" "$(field data.durations.before.us)" "332.7"
+	"$FLYPROF" bubbles --bundle "$NS" --dispatch cuda --out "$E2E_TMP/nvb" >/dev/null 2>&1
+	"$FLYPROF" bubbles --bundle "$NS" --dispatch triton --out "$E2E_TMP/nvt" >/dev/null 2>&1
+	fly "diff of an AMD capture against an NVIDIA one is INCOMPARABLE" 65 diff --before "$CORPUS/rmsnorm" --after "$E2E_TMP/nvb"
+	expect "incomparable: code" "$(field error.code)" "INCOMPARABLE"
+	expect "incomparable: the vendors are named" "$(field error.vendors.after)" "nvidia"
+	fly "diff of two NVIDIA kernels runs, with a warning" 0 diff --before "$E2E_TMP/nvb" --after "$E2E_TMP/nvt"
+	case "$(field warnings)" in *"different kernels"*) ok "diff warns on different kernels" ;; *) notok "diff warns on different kernels" "$(field warnings)" ;; esac
+	rm -rf "$E2E_TMP/nvb" "$E2E_TMP/nvt"
+fi
+fly "a failed gate keeps the comparison in the envelope" 1 diff --before "$G/before.json" --after "$G/after.json" --gate 5
+expect "failed gate: error.data.verdict" "$(field error.data.verdict.class)" "vmem_wait"

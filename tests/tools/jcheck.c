@@ -3,6 +3,8 @@
  *                                    (0 if ok, else error.exitCode) equals STATUS
  *   jcheck equal EXPECTED ACTUAL     the two JSON documents are equal (key order ignored)
  *   jcheck get FILE PATH             prints the value at a dotted path (a.b.0.c)
+ *   jcheck keys FILE PATH            prints every key path under PATH, one per line, array
+ *                                    items as "[]" (a.b[].c); the shape of a document
  *   jcheck norm FILE -               prints FILE pretty, with run-dependent values (keys
  *                                    seconds, at, created, elapsed_s) replaced by 0
  * Exit 0 when the check holds, 1 when not (with the reason on stderr), 2 on bad usage. */
@@ -61,6 +63,29 @@ static void zero_volatile(jv *v)
 	}
 }
 
+/* Key paths of x under prefix; duplicates are left for `sort -u`. */
+static void print_keys(const jv *x, const char *prefix)
+{
+	if (x->type == JV_ARRAY) {
+		char *p = malloc(strlen(prefix) + 3);
+		sprintf(p, "%s[]", prefix);
+		for (size_t i = 0; i < jv_len(x); i++)
+			print_keys(jv_at(x, i), p);
+		free(p);
+		return;
+	}
+	if (x->type != JV_OBJECT)
+		return;
+	for (size_t i = 0; i < jv_len(x); i++) {
+		const char *k = jv_key_at(x, i);
+		char *p = malloc(strlen(prefix) + strlen(k) + 2);
+		sprintf(p, "%s%s%s", prefix, *prefix ? "." : "", k);
+		printf("%s\n", p);
+		print_keys(jv_value_at(x, i), p);
+		free(p);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 4)
@@ -104,6 +129,17 @@ int main(int argc, char **argv)
 		json_write(&sb, v, 2);
 		printf("%s\n", sb_str(&sb));
 		sb_release(&sb);
+		jv_free(v);
+		return 0;
+	}
+	if (strcmp(argv[1], "keys") == 0 && argc > 3) {
+		jv *v = load(argv[2]);
+		const jv *x = v ? walk(v, argv[3]) : NULL;
+		if (!x) {
+			jv_free(v);
+			return 1;
+		}
+		print_keys(x, "");
 		jv_free(v);
 		return 0;
 	}
