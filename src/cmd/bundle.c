@@ -14,8 +14,6 @@
 #include "base/xalloc.h"
 #include "core/bundle/bundle.h"
 #include "core/export/bundle_export.h"
-#include "core/amd/dispatch_select.h"
-#include "read/amd/att_code.h"
 #include "cmd/bundle_export_meta.h"
 #include "cmd/bundle_steps.h"
 
@@ -123,7 +121,7 @@ static int within(const char *a, const char *b)
 static int check_final(cmd_ctx *ctx, export_job *j)
 {
 	if (within(j->final, j->src.dir) || within(j->src.dir, j->final) ||
-	    within(j->final, j->choice.dir))
+	    within(j->final, j->choice->dir))
 		return fp_fail(&ctx->err, ERR_BAD_ARGS,
 			       "--out %s overlaps --bundle %s; export to a separate directory",
 			       j->final, j->src.dir);
@@ -165,9 +163,7 @@ static int open_source(cmd_ctx *ctx, export_job *j)
 	j->src_open = 1; /* bundle_close releases a half-opened one too */
 	if (bundle_open(&j->src, j->src_arg, &ctx->err))
 		return -1;
-	if (dispatch_select(&j->src, j->tag, j->dispatch, &j->choice, &ctx->err))
-		return -1;
-	if (att_code_read(j->choice.dir, &j->trace, &ctx->err))
+	if (backend_open(&j->src, j->tag, j->dispatch, &j->disp, &ctx->err))
 		return -1;
 	j->final = resolve_final(j->out_arg, &j->made_parents, &ctx->err);
 	if (!j->final || check_final(ctx, j))

@@ -5,6 +5,7 @@
 #include "base/fileio.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "core/amd/dispatch_select.h"
 #include "core/export/bundle_export.h"
 #include "base/json/json_parse.h"
 #include "read/amd/kernel_trace_csv.h"
@@ -14,8 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-
-#define BACKEND "rocprofv3"
 
 double export_now(void)
 {
@@ -27,7 +26,9 @@ double export_now(void)
 void export_job_init(export_job *j)
 {
 	memset(j, 0, sizeof *j);
-	trace_dispatch_init(&j->trace);
+	j->choice = &j->disp.choice;
+	j->trace = &j->disp.trace;
+	trace_dispatch_init(j->trace);
 }
 
 void export_job_release(export_job *j)
@@ -36,8 +37,7 @@ void export_job_release(export_job *j)
 		bundle_close(&j->src);
 	if (j->old_open)
 		bundle_close(&j->old);
-	dispatch_choice_release(&j->choice);
-	trace_dispatch_free(&j->trace);
+	backend_close(&j->disp);
 	free(j->final);
 	free(j->tmp);
 	free(j->kept_rel);
@@ -98,7 +98,7 @@ static int copy_rocprof(cmd_ctx *ctx, export_job *j, jv *arts, jv *rec)
 	if (j->src.kind == BUNDLE_DISPATCH)
 		dirs[2] = path_join(j->src.dir, "../../../rocprofv3");
 	int rc = bundle_export_rocprof((const char *const *)dirs, 3,
-				       dispatch_id_of(path_base(j->choice.dir)), j->trace.kernel,
+				       dispatch_id_of(path_base(j->choice->dir)), j->trace->kernel,
 				       j->tmp, arts, rec, &ctx->err);
 	for (size_t i = 0; i < 3; i++)
 		free(dirs[i]);
@@ -131,14 +131,14 @@ static int copy_inputs(cmd_ctx *ctx, const export_job *j, jv *arts, jv *taken)
 static void set_meta(bundle *b, export_job *j)
 {
 	const jv *sm = j->src_manifest;
-	const char *kernel = j->name	       ? j->name
-			     : j->trace.kernel ? j->trace.kernel
-					       : jv_string(jv_get(sm, "kernel"));
+	const char *kernel = j->name		? j->name
+			     : j->trace->kernel ? j->trace->kernel
+						: jv_string(jv_get(sm, "kernel"));
 	const char *arch = j->arch ? j->arch : jv_string(jv_get(sm, "arch"));
 	if (!arch)
 		arch = agent_arch(j->tmp);
 	bundle_set_meta(b, "kernel", kernel ? jv_str(kernel) : jv_null());
-	bundle_set_meta(b, "backend", jv_str(BACKEND));
+	bundle_set_meta(b, "backend", jv_str(j->disp.be->name));
 	bundle_set_meta(b, "arch", arch ? jv_str(arch) : jv_null());
 	const jv *syn = jv_get(sm, "synthetic");
 	bundle_set_meta(b, "synthetic", jv_bool(syn && syn->type == JV_BOOL && syn->v.b));
@@ -158,9 +158,9 @@ static jv *capture_doc(const export_job *j, jv *skipped, jv *rocprof)
 	jv *tags = jv_set(c, "tags", jv_object());
 	jv *t = jv_set(tags, j->tag, jv_object());
 	jv_set_str(t, "kept_dir", j->kept_rel);
-	jv_set_str(t, "dispatch", j->choice.id);
-	jv_set_str(t, "why", j->choice.why ? j->choice.why : "");
-	jv_set(t, "candidates", jv_copy(j->choice.candidates));
+	jv_set(t, "dispatch", j->choice->id ? jv_str(j->choice->id) : jv_null());
+	jv_set_str(t, "why", j->choice->why ? j->choice->why : "");
+	jv_set(t, "candidates", jv_copy(j->choice->candidates));
 	jv_set_str(t, "note",
 		   "only the kept dispatch is copied; the candidates are the dispatches of the "
 		   "source, so run-to-run variation is not available from this bundle");
@@ -175,6 +175,44 @@ static jv *capture_doc(const export_job *j, jv *skipped, jv *rocprof)
 	return c;
 }
 
+/* An ATT dispatch: the wanted files of its directory, the code objects beside it and the
+ * rocprofv3 evidence of the capture. */
+static int copy_att(cmd_ctx *ctx, export_job *j, jv *arts, jv *skipped, jv *rocprof)
+{
+	strbuf rel = STRBUF_INIT;
+	sb_addf(&rel, "att/%s/%s", j->tag, path_base(j->choice->dir));
+	j->kept_rel = sb_detach(&rel);
+	char *dst = path_join(j->tmp, j->kept_rel);
+	j->files =
+	    bundle_export_dispatch(j->choice->dir, dst, j->kept_rel, arts, skipped, &ctx->err);
+	if (j->files >= 0)
+		j->code_objects = bundle_export_code_objects(j->trace, j->choice->dir, dst,
+							     j->kept_rel, arts, &ctx->err);
+	free(dst);
+	return j->files < 0 || j->code_objects < 0 ? -1 : copy_rocprof(ctx, j, arts, rocprof);
+}
+
+/* A backend that names its input files (Nsight Compute exports): each under its bundle name. */
+static int copy_inputs_of_backend(cmd_ctx *ctx, export_job *j, jv *arts)
+{
+	const jv *in = j->disp.inputs;
+	const char *first = jv_string(jv_get(jv_at(in, 0), "as"));
+	const char *slash = first ? strchr(first, '/') : NULL;
+	j->kept_rel = slash ? xstrndup(first, (size_t)(slash - first)) : xstrdup(".");
+	char *dir = path_join(j->tmp, j->kept_rel);
+	int rc = file_mkdirs(dir, &ctx->err);
+	free(dir);
+	for (size_t i = 0; rc == 0 && i < jv_len(in); i++) {
+		const char *from = jv_string(jv_get(jv_at(in, i), "path"));
+		const char *as = jv_string(jv_get(jv_at(in, i), "as"));
+		char *to = path_join(j->tmp, as);
+		rc = bundle_export_copy_file(from, to, as, arts, &ctx->err);
+		free(to);
+		j->files += rc == 0;
+	}
+	return rc;
+}
+
 int export_copy(cmd_ctx *ctx, export_job *j)
 {
 	bundle b;
@@ -183,21 +221,12 @@ int export_copy(cmd_ctx *ctx, export_job *j)
 		return -1;
 	}
 	jv *arts = jv_get(b.manifest, "artifacts");
-	strbuf rel = STRBUF_INIT;
-	sb_addf(&rel, "att/%s/%s", j->tag, path_base(j->choice.dir));
-	j->kept_rel = sb_detach(&rel);
-	char *dst = path_join(j->tmp, j->kept_rel);
 	jv *skipped = jv_array(), *rocprof = jv_object();
-	j->files =
-	    bundle_export_dispatch(j->choice.dir, dst, j->kept_rel, arts, skipped, &ctx->err);
-	if (j->files >= 0)
-		j->code_objects = bundle_export_code_objects(&j->trace, j->choice.dir, dst,
-							     j->kept_rel, arts, &ctx->err);
+	int rc = j->disp.inputs ? copy_inputs_of_backend(ctx, j, arts)
+				: copy_att(ctx, j, arts, skipped, rocprof);
 	jv *inputs = jv_array();
-	int rc = j->files < 0 || j->code_objects < 0 ? -1 : copy_rocprof(ctx, j, arts, rocprof);
 	if (rc == 0)
 		rc = copy_inputs(ctx, j, arts, inputs);
-	free(dst);
 	b.dirty = 1;
 	j->src_manifest = source_manifest(&j->src);
 	set_meta(&b, j);
@@ -220,10 +249,11 @@ static void readme(strbuf *sb, const bundle *b, const export_job *j)
 		sb_adds(sb, "**Synthetic**: the trace was written by flyprof's own generator, not "
 			    "captured on a GPU.\n\n");
 	sb_addf(sb,
-		"One rocprofv3 ATT dispatch (`%s`, %s) with its flyprof analysis, made by "
+		"One %s dispatch (`%s`, %s) with its flyprof analysis, made by "
 		"`flyprof bundle` from a %s input. Kept: dispatch %s (%s).\n\n",
-		j->kept_rel, arch ? arch : "architecture unknown", bundle_kind_name(j->src.kind),
-		j->choice.id, j->choice.why ? j->choice.why : "it was asked for");
+		j->disp.be->profiler, j->kept_rel, arch ? arch : "architecture unknown",
+		bundle_kind_name(j->src.kind), j->choice->id ? j->choice->id : "(the only one)",
+		j->choice->why ? j->choice->why : "it was asked for");
 	const char *h = jv_string(jv_get(j->report, "headline"));
 	if (h)
 		sb_addf(sb, "Headline: %s\n\n", h);
@@ -259,17 +289,17 @@ void export_describe(cmd_ctx *ctx, const export_job *j)
 	jv_set_str(src, "path", j->src.dir);
 	jv_set_str(src, "kind", bundle_kind_name(j->src.kind));
 	jv_set(d, "kernel",
-	       j->name		 ? jv_str(j->name)
-	       : j->trace.kernel ? jv_str(j->trace.kernel)
-				 : jv_null());
+	       j->name		  ? jv_str(j->name)
+	       : j->trace->kernel ? jv_str(j->trace->kernel)
+				  : jv_null());
 	const jv *syn = jv_get(sm, "synthetic");
 	jv_set_bool(d, "synthetic", syn && syn->type == JV_BOOL && syn->v.b);
 	jv *k = jv_set(d, "dispatch", jv_object());
-	jv_set_str(k, "id", j->choice.id);
+	jv_set(k, "id", j->choice->id ? jv_str(j->choice->id) : jv_null());
 	jv_set_str(k, "tag", j->tag);
 	jv_set_str(k, "kept_dir", j->kept_rel);
-	jv_set_str(k, "selection", j->choice.why ? j->choice.why : "");
-	jv_set_int(k, "candidates", (int64_t)jv_len(j->choice.candidates));
+	jv_set_str(k, "selection", j->choice->why ? j->choice->why : "");
+	jv_set_int(k, "candidates", (int64_t)jv_len(j->choice->candidates));
 	jv *f = jv_set(d, "files", jv_object());
 	jv_set_int(f, "trace", j->files);
 	jv_set_int(f, "code_objects", j->code_objects);

@@ -162,3 +162,22 @@ else
 	rm -rf "$BT/int"
 fi
 rm -rf "$BT"
+
+# Nsight Compute exports: bundle goes through the NVIDIA backend (it used to ask for code.json).
+if [ -z "${FLYPROF_SAMPLES:-}" ] || [ ! -d "$FLYPROF_SAMPLES/ncu-h200" ]; then
+	echo "ok - bundle of Nsight Compute exports # SKIP FLYPROF_SAMPLES not set"
+	SKIP=$((SKIP + 1))
+else
+	NS="$FLYPROF_SAMPLES/ncu-h200"
+	fly "bundle of Nsight Compute exports" 0 bundle --bundle "$NS" --dispatch cuda --out "$BT/nv"
+	expect "nvidia bundle: the exports are kept under ncu/" "$(field data.dispatch.kept_dir)" "ncu"
+	expect "nvidia bundle: four export files" "$(field data.files.trace)" "4"
+	"$VERIFY" "$BT/nv" >/dev/null 2>&1 && ok "nvidia bundle: checksums verify" || notok "nvidia bundle: checksums verify"
+	expect "nvidia bundle: manifest backend" "$("$JCHECK" get "$BT/nv/manifest.json" backend)" "ncu"
+	"$FLYPROF" report --bundle "$NS" --dispatch cuda --out "$BT/nv-src" >/dev/null 2>&1
+	same_report "nvidia bundle: report on the export equals report on the exports" \
+		"$BT/nv-src/report.json" "$BT/nv/report.json"
+	fly "nvidia bundle: bubbles re-runs on the export" 0 bubbles --bundle "$BT/nv" --out "$BT/nv-again"
+	expect "nvidia bundle: re-run is NVIDIA" "$(field data.backend)" "nvidia"
+	rm -rf "$BT/nv" "$BT/nv-src" "$BT/nv-again"
+fi

@@ -48,6 +48,10 @@ typedef struct backend_dispatch {
 	dispatch_choice choice;
 	trace_dispatch trace;
 	const char *sources_from; /* the file the source lines came from (borrowed), or NULL */
+	/* The files the dispatch was read from, when they are not simply the files of choice.dir
+	 * (an ATT dispatch directory): an array of {"path" (absolute), "as" (its name inside a
+	 * flyprof bundle)}, owned; NULL otherwise. `bundle` copies them. */
+	jv *inputs;
 	void *priv;
 } backend_dispatch;
 

@@ -39,6 +39,26 @@ static int nv_detect(const bundle *b)
 	return d != NULL;
 }
 
+/* The exports under the names a flyprof bundle gives them (ncu_bundle.h). */
+static jv *inputs_of(const ncu_exports *x)
+{
+	const struct {
+		const char *path, *as;
+	} f[] = {{x->source_sass, "ncu/source_sass.csv"},
+		 {x->source_correlated, "ncu/source_correlated.csv"},
+		 {x->details, "ncu/details.csv"},
+		 {x->report, "ncu/report.ncu-rep"}};
+	jv *a = jv_array();
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+		if (!f[i].path)
+			continue;
+		jv *o = jv_push(a, jv_object());
+		jv_set_str(o, "path", f[i].path);
+		jv_set_str(o, "as", f[i].as);
+	}
+	return a;
+}
+
 static int nv_open(const bundle *b, const char *tag, const char *dispatch, backend_dispatch *out,
 		   fp_err *e)
 {
@@ -57,6 +77,7 @@ static int nv_open(const bundle *b, const char *tag, const char *dispatch, backe
 	free(out->trace.dir);
 	out->trace.dir = xstrdup(s->x.dir);
 	out->sources_from = s->x.source_correlated;
+	out->inputs = inputs_of(&s->x);
 	out->choice.dir = xstrdup(s->x.dir);
 	out->choice.id = dispatch ? xstrdup(dispatch) : NULL;
 	out->choice.why =
