@@ -16,6 +16,7 @@
 #include "core/hw/occupancy.h"
 #include "core/diagnose/report.h"
 #include "core/hw/soc.h"
+#include "core/nvidia/ncu_findings.h"
 #include "core/diagnose/evidence_loc.h"
 #include "base/json/json_write.h"
 #include "out/report_md.h"
@@ -46,6 +47,7 @@ typedef struct gathered {
 	jv *registers;	      /* the ISA's register counts against the resources */
 	soc_table *soc;	      /* loaded when the architecture is known */
 	const soc_spec *spec; /* the architecture's SoC entry, or NULL */
+	jv *ncu; /* NVIDIA findings (ncu_findings.h) or NULL */
 	char *repro;
 	char arch[32]; /* from the capture's agent-info CSV when nothing else names it */
 } gathered;
@@ -64,6 +66,7 @@ static void gathered_release(gathered *g)
 	jv_free(g->facts);
 	jv_free(g->registers);
 	soc_table_free(g->soc);
+	jv_free(g->ncu);
 	free(g->repro);
 }
 
@@ -386,6 +389,20 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 	g->repro = repro_cmd(ctx, in);
 	g->traits = kernel_traits_from_trace(in->trace);
 	g->buckets = evloc_scan_trace(in->trace);
+	if (analysis_vendor(in) == VENDOR_NVIDIA) {
+		fp_err e = FP_ERR_INIT;
+		jv *warn = jv_array();
+		ncu_exports x = {0};
+		if (ncu_exports_find(in->choice->dir, in->choice->id, &x, &e) == 0)
+			g->ncu = ncu_findings_from_exports(&x, warn, &e);
+		ncu_exports_free(&x);
+		if (!g->ncu)
+			missing(ctx, g, "ncu findings", e.message ? e.message : "not computed");
+		for (size_t i = 0; i < jv_len(warn); i++)
+			ctx_warn(ctx, "%s", jv_string(jv_at(warn, i)));
+		jv_free(warn);
+		fp_err_clear(&e);
+	}
 	return 0;
 }
 
@@ -474,6 +491,7 @@ int cmd_report(cmd_ctx *ctx)
 			    .traits = g.traits,
 			    .entry_buckets = g.buckets,
 			    .facts = g.facts,
+			    .ncu_findings = g.ncu,
 			    .kernel = kernel,
 			    .arch = arch,
 			    .bundle_kind = bundle_kind_name(in.src.kind),

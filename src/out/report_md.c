@@ -321,8 +321,34 @@ static void section_evidence(strbuf *o, const jv *r)
 		sb_addc(o, '\n');
 }
 
+/* An Nsight Compute finding (ncu_findings.h): the metric facts it fired on and the
+ * instruction that carries the defect. */
+static void rec_facts(strbuf *o, const jv *ev)
+{
+	const jv *facts = jv_get(ev, "facts");
+	sb_adds(o, "- **Evidence (Nsight Compute counters):**");
+	for (size_t i = 0; i < jv_len(facts); i++) {
+		const jv *f = jv_at(facts, i);
+		sb_addf(o, "%s %s = ", i ? ";" : "", s_or(jv_get(f, "metric"), "?"));
+		num(o, jv_get(f, "value"), 2);
+		sb_addf(o, " (%s)", s_or(jv_get(f, "where"), "?"));
+	}
+	sb_adds(o, "\n");
+	const jv *h = jv_get(ev, "hotspot");
+	sb_addf(o, "- **Where:** `");
+	cell(o, s_or(jv_get(h, "isa"), "?"));
+	sb_addf(o, "` at %s **%s** (%s, ", s_or(jv_get(h, "address"), "?"),
+		s_or(jv_get(h, "source"), "no source line"), s_or(jv_get(h, "source_kind"), "?"));
+	num(o, jv_get(h, "samples"), 0);
+	sb_adds(o, " warp-state samples at the instruction)\n");
+}
+
 static void rec_evidence(strbuf *o, const jv *ev, const report_words *w)
 {
+	if (jv_get(ev, "facts")) {
+		rec_facts(o, ev);
+		return;
+	}
 	sb_addf(o, "- **Evidence:** `%s` = ", s_or(jv_get(ev, "signal"), "?"));
 	const jv *v = jv_get(ev, "value");
 	if (jv_string(v))
@@ -388,14 +414,18 @@ static void rec_md(strbuf *o, const jv *r, const report_words *w)
 	const jv *g = jv_get(r, "gain");
 	sb_addf(o, "### %lld. %s: `%s`\n\n", (long long)jv_i64(jv_get(r, "rank")),
 		s_or(jv_get(r, "class"), "?"), s_or(jv_get(r, "rule"), "?"));
+	if (jv_string(jv_get(r, "title")))
+		sb_addf(o, "%s.\n\n", jv_string(jv_get(r, "title")));
 	rec_evidence(o, jv_get(r, "evidence"), w);
 	sb_addf(o, "- **Knob:** `%s` (%s): `%s`\n", s_or(jv_get(k, "id"), "?"),
 		s_or(jv_get(k, "kind"), "?"), s_or(jv_get(k, "api"), "?"));
 	sb_addf(o, "- **Change:** %s\n", s_or(jv_get(r, "change"), ""));
 	sb_addf(o, "- **Expected:** %s\n", s_or(jv_get(r, "expected"), ""));
+	const char *gk = s_or(jv_get(g, "kind"), "");
 	sb_addf(o, "- **Gain (%s):** at most %.1f%% of %s. Basis: %s\n",
-		strcmp(s_or(jv_get(g, "kind"), ""), "upper_bound") == 0 ? "upper bound"
-									: "upper-bound estimate",
+		strcmp(gk, "upper_bound") == 0		   ? "upper bound"
+		: strcmp(gk, "ncu_estimated_speedup") == 0 ? "Nsight Compute's estimated speedup"
+							   : "upper-bound estimate",
 		jv_num(jv_get(g, "upper_bound_pct")), s_or(jv_get(g, "denominator"), "?"),
 		s_or(jv_get(g, "basis"), ""));
 	sb_addf(o, "- **Confidence:** %s", s_or(jv_get(r, "confidence"), "?"));
@@ -438,6 +468,24 @@ static void section_opportunities(strbuf *o, const jv *r)
 			sb_addf(o, "signal `%s` unavailable\n", s_or(jv_get(n, "missing"), "?"));
 	}
 	if (jv_len(nf))
+		sb_addc(o, '\n');
+	const jv *nr = jv_get(r, "ncu_rules");
+	if (jv_len(nr))
+		sb_adds(
+		    o,
+		    "Nsight Compute's own rule results with an estimated speedup of 5% or more:\n\n"
+		    "| rule | section | estimated speedup % | flyprof |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < jv_len(nr); i++) {
+		const jv *x = jv_at(nr, i);
+		sb_addf(o, "| %s | %s | ", s_or(jv_get(x, "rule"), "?"),
+			s_or(jv_get(x, "section"), ""));
+		num(o, jv_get(x, "estimated_speedup_pct"), 2);
+		if (jv_string(jv_get(x, "finding")))
+			sb_addf(o, " | finding `%s` |\n", jv_string(jv_get(x, "finding")));
+		else
+			sb_addf(o, " | %s |\n", s_or(jv_get(x, "status"), ""));
+	}
+	if (jv_len(nr))
 		sb_addc(o, '\n');
 }
 

@@ -8,7 +8,10 @@
 #include "core/diagnose/recommend.h"
 #include "core/diagnose/rule_signals.h"
 
+#include "base/xalloc.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static double pct(double part, double whole)
@@ -238,11 +241,54 @@ static void add_headline(jv *rep, const jv *b, const char *kernel)
 		snprintf(buf + n, sizeof buf - (size_t)n, "; rank 1: %s (%s), %s %.1f%% of %s",
 			 jv_string(jv_get(jv_get(r1, "knob"), "id")), jv_string(jv_get(r1, "rule")),
 			 kind && strcmp(kind, "upper_bound") == 0 ? "upper bound"
-								  : "estimated upper bound",
-			 jv_num(jv_get(g, "upper_bound_pct")), w.gain_of);
+			 : kind && strcmp(kind, "ncu_estimated_speedup") == 0
+			     ? "Nsight Compute's estimated speedup"
+			     : "estimated upper bound",
+			 jv_num(jv_get(g, "upper_bound_pct")),
+			 kind && strcmp(kind, "ncu_estimated_speedup") == 0
+			     ? "the kernel's duration"
+			     : w.gain_of);
 	else if (!r1 && n > 0 && (size_t)n < sizeof buf)
 		snprintf(buf + n, sizeof buf - (size_t)n, "; no rule fired");
 	jv_set_str(rep, "headline", buf);
+}
+
+/* NVIDIA findings (ncu_findings.h) go before the stall-class rules: they rest on the counters
+ * of the instructions that carry the defect, the class rules only on where warps waited.
+ * Among themselves they rank by their gain (ncu's estimated speedup where it has one). */
+static int by_gain(const void *a, const void *b)
+{
+	double ga = jv_num(jv_get(jv_get(*(jv *const *)a, "gain"), "upper_bound_pct"));
+	double gb = jv_num(jv_get(jv_get(*(jv *const *)b, "gain"), "upper_bound_pct"));
+	return ga < gb ? 1 : ga > gb ? -1 : 0;
+}
+
+static void merge_ncu_findings(jv *rep, const jv *nf)
+{
+	const jv *fs = jv_get(nf, "findings");
+	jv *old = jv_take(rep, "recommendations");
+	jv *recs = jv_set(rep, "recommendations", jv_array());
+	size_t n = jv_len(fs);
+	jv **sorted = xcalloc(n ? n : 1, sizeof *sorted);
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = jv_copy(jv_at(fs, i));
+	qsort(sorted, n, sizeof *sorted, by_gain);
+	for (size_t i = 0; i < n; i++)
+		jv_push(recs, sorted[i]);
+	free(sorted);
+	for (size_t i = 0; i < jv_len(old); i++)
+		jv_push(recs, jv_copy(jv_at(old, i)));
+	jv_free(old);
+	for (size_t i = 0; i < jv_len(recs); i++)
+		jv_set_int(jv_at(recs, i), "rank", (int64_t)i + 1);
+	if (n) {
+		const jv *r1 = jv_at(recs, 0);
+		jv_set(rep, "why_rank_1",
+		       jv_strf("Nsight Compute counters show %s (%s); counter-backed findings rank "
+			       "before the stall-class rules",
+			       jv_string(jv_get(r1, "finding")), jv_string(jv_get(r1, "title"))));
+	}
+	jv_set(rep, "ncu_rules", jv_copy(jv_get(nf, "ncu_rules")));
 }
 
 static const char *ranking_rule =
@@ -250,7 +296,9 @@ static const char *ranking_rule =
     "cycles, or warp-state samples on NVIDIA; occupancy/roofline findings: their estimate x "
     "priority), then by rule priority, "
     "then by rules-file order; so rank 1 addresses the largest bubble class unless an "
-    "occupancy or roofline finding has a larger estimate, and why_rank_1 says which";
+    "occupancy or roofline finding has a larger estimate, and why_rank_1 says which; on "
+    "NVIDIA the Nsight Compute findings come first, ranked by their gain (ncu's estimated "
+    "speedup where one of its rules covers the finding)";
 
 /* The first n items of a bubbles list, each flagged "entry_bucket" when its source line is a
  * kernel-entry bucket and "library_frame" when it is inside FlyDSL's or Triton's own package
@@ -305,6 +353,8 @@ jv *report_build(const report_inputs *in, const rules *r)
 	recommend_run(r, b, sig, in->occupancy, in->facts, &bv, traits, buckets, &rr);
 	jv_set(rep, "recommendations", rr.recs);
 	jv_set(rep, "why_rank_1", rr.why_rank1);
+	if (in->ncu_findings)
+		merge_ncu_findings(rep, in->ncu_findings);
 	jv_set(rep, "not_fired", rr.not_fired);
 	jv_set_int(rep, "rules_other_platform", (int64_t)rr.other_platform);
 	jv_set_str(rep, "ranking_rule", ranking_rule);

@@ -10,7 +10,7 @@
  * (evidence_loc.h), isa_facts, launch_geometry, wave_facts, roofline, exposed_stall
  * (docs/diagnosis.md; null when unknown), recommendations (recommend.h), why_rank_1, not_fired,
  * ranking_rule, signals, evidence_hotspots, lines, waits, variation, counters, tile,
- * sources, missing, repro.
+ * sources, missing, repro; NVIDIA adds ncu_rules (ncu_findings.h).
  * Ownership: report_build returns an owned tree; the inputs stay the caller's. */
 #ifndef FLYPROF_CORE_REPORT_H
 #define FLYPROF_CORE_REPORT_H
@@ -35,6 +35,7 @@ typedef struct report_inputs {
 	 * any key absent, or NULL: copied to report.json under the same keys and read by the
 	 * fact signals (fact_signals.h) */
 	const jv *facts;
+	const jv *ncu_findings;	 /* NVIDIA: ncu_findings.h's result, or NULL */
 	const char *kernel, *arch, *bundle_kind, *repro;
 } report_inputs;
 
