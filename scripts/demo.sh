@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# `make demo` (the README's main job): the full GPU-free pipeline on the committed example
-# bundle examples/synth_gemm (a synthetic trace from flyprof's own generator; see
-# examples/README.md). Runs doctor (informational, never a gate), then bubbles, map and report
-# with --out into a fresh temporary directory, so the committed example is never written, and
-# prints the headline and the path of REPORT.md.
+# `make demo` (the README's main job): the full GPU-free pipeline on committed example bundles
+# (examples/README.md): first a real one, examples/h200_cuda_transpose (a CUDA transpose with
+# an unpadded shared tile, captured by `flyprof run --backend ncu` on an H200), then
+# examples/synth_gemm (a SYNTHETIC AMD trace from flyprof's own generator). Runs doctor
+# (informational, never a gate), then bubbles, map and report with --out into a fresh
+# temporary directory, so the committed examples are never written, and prints the headlines
+# and the paths of REPORT.md.
 #
 #   scripts/demo.sh [BUILD_DIR [OUT_DIR]]      defaults: build, a new mktemp directory
 set -euo pipefail
@@ -26,6 +28,21 @@ get() { "$JCHECK" get "$WORK/$1.json" "$2"; }
 
 echo "== flyprof doctor (what this machine can do; informational)"
 "$FLYPROF" doctor --format table || true
+echo
+H200=$ROOT/examples/h200_cuda_transpose
+echo "== a real H200 capture: $H200 (captured by flyprof run --backend ncu; ncu $("$JCHECK" get "$H200/capture.json" version))"
+for step in bubbles map report; do
+	if ! "$FLYPROF" "$step" --bundle "$H200" --out "$WORK/h200" --format json >"$WORK/h200-$step.json"; then
+		echo "demo: \`flyprof $step\` on $H200 failed:" >&2
+		cat "$WORK/h200-$step.json" >&2
+		exit 1
+	fi
+done
+hget() { "$JCHECK" get "$WORK/h200-$1.json" "$2"; }
+echo "nvidia bubbles: largest class $(hget bubbles data.classes.0.class) = $(hget bubbles data.classes.0.pct_of_stall)% of stall samples"
+echo "nvidia report:  rank 1: $(hget report data.recommendations.0.knob) ($(hget report data.recommendations.0.rule)) at $(hget report data.recommendations.0.source): $(hget report data.recommendations.0.isa)"
+echo "nvidia headline: $(hget report data.headline)"
+echo "nvidia REPORT.md: $(hget report data.artifacts.report_md)"
 echo
 echo "== the GPU-free pipeline on $EXAMPLE (synthetic: $("$JCHECK" get "$EXAMPLE/manifest.json" synthetic))"
 for step in bubbles map report; do

@@ -29,6 +29,15 @@
 	  "the ATT decoder library (librocprof-trace-decoder) is missing; install it; do not "     \
 	  "retry")                                                                                 \
 	X(NCU_MISSING, 69, "Nsight Compute (ncu) is not installed or not on PATH; do not retry")   \
+	X(KERNEL_NOT_MATCHED, 66,                                                                  \
+	  "ncu profiled no kernel matching the filter; pick a name from error.available (ncu's "   \
+	  "list of the kernels the program launched) or check --launch-skip")                      \
+	X(COUNTERS_DENIED, 77,                                                                     \
+	  "the driver refuses access to the GPU performance counters (ERR_NVGPUCTRPERM); run as "  \
+	  "root or set NVreg_RestrictProfilingToAdminUsers=0; do not retry as is")                 \
+	X(PROGRAM_FAILED, 70,                                                                      \
+	  "the profiled program failed (non-zero exit or not executable); see the log named in "   \
+	  "error.log and run the command alone")                                                   \
 	X(NO_GPU, 69, "no GPU is visible; do not retry")                                           \
 	X(BUILD_TREE_MISSING, 78,                                                                  \
 	  "point --worktree at a built FlyDSL checkout (needs build-fly/python_packages)")         \

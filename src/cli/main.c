@@ -140,7 +140,7 @@ static int run_command(cmd_ctx *ctx, int argc, char **argv, int ci)
 		return 1;
 	}
 	size_t max_pos = ctx->cmd->positional ? 1 : 0;
-	if (ctx->opts.nargs > max_pos)
+	if (ctx->opts.nargs > max_pos && !(ctx->cmd->flags & CMD_TAKES_PROGRAM))
 		return fp_fail(&ctx->err, ERR_USAGE, "unexpected argument '%s'",
 			       ctx->opts.args[max_pos]);
 	ctx->positional = ctx->opts.nargs ? ctx->opts.args[0] : NULL;

@@ -19,6 +19,7 @@ enum command_flags {
 	CMD_WRITES_BUNDLE = 1 << 3,
 	CMD_PROFILER_OPTS = 1 << 4, /* takes --timeout --iter-range --tag --invocation --shape */
 	CMD_ANALYSIS_OPTS = 1 << 5, /* takes --tag --dispatch --top --all */
+	CMD_TAKES_PROGRAM = 1 << 6, /* positionals after the first: the program to run (after --) */
 };
 
 typedef struct cmd_ctx cmd_ctx;
