@@ -32,7 +32,7 @@
 	X(KERNEL_NOT_MATCHED, 66,                                                                  \
 	  "ncu profiled no kernel matching the filter; pick a name from error.available (ncu's "   \
 	  "list of the kernels the program launched) or check --launch-skip")                      \
-	X(COUNTERS_DENIED, 77,                                                                     \
+	X(COUNTERS_DENIED, 69,                                                                     \
 	  "the driver refuses access to the GPU performance counters (ERR_NVGPUCTRPERM); run as "  \
 	  "root or set NVreg_RestrictProfilingToAdminUsers=0; do not retry as is")                 \
 	X(PROGRAM_FAILED, 70,                                                                      \

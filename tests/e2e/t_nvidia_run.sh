@@ -36,7 +36,7 @@ FAKE_NCU_MODE=nomatch fly "nvidia run: kernel not matched" 66 run nope --backend
 expect "nvidia run: KERNEL_NOT_MATCHED" "$(field error.code)" "KERNEL_NOT_MATCHED"
 expect "nvidia run: ncu's kernel list offered" "$(field error.available)" \
 	'["copy_strided","transpose_conflict"]'
-FAKE_NCU_MODE=denied fly "nvidia run: counters denied" 77 run k --backend ncu --ncu "$NCU" \
+FAKE_NCU_MODE=denied fly "nvidia run: counters denied" 69 run k --backend ncu --ncu "$NCU" \
 	--bundle "$E2E_TMP/nvden" -- /bin/true
 expect "nvidia run: COUNTERS_DENIED" "$(field error.code)" "COUNTERS_DENIED"
 FAKE_NCU_MODE=hang fly "nvidia run: deadline" 75 run k --backend ncu --ncu "$NCU" --timeout 1 \
