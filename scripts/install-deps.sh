@@ -3,7 +3,7 @@
 # skipped, so a second run does nothing and needs no network.
 #   scripts/install-deps.sh tool   what building and running flyprof needs (make deps)
 #   scripts/install-deps.sh test   what the test suite adds: clang/LLVM for test-time code
-#                                  objects and fuzzing, clang-format (make test-deps)
+#                                  objects and fuzzing, clang-format, chromium (make test-deps)
 #   scripts/install-deps.sh        both
 set -euo pipefail
 tool=(
@@ -15,6 +15,7 @@ tool=(
 test=(
 	clang lld llvm            # test-time AMDGPU code objects, llvm-dwarfdump/readelf as oracles, fuzzing
 	clang-format              # formatting check
+	chromium fonts-dejavu-core # headless-browser test of REPORT.html (tests/e2e/t_html.sh)
 )
 case "${1:-all}" in
 tool) pkgs=("${tool[@]}") ;;

@@ -156,31 +156,53 @@ const char *path_base(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* The holder removes the lock file when it lets go (file_unlock_dir), so a process that
+ * opened the file just before may lock an inode that is no longer the directory's lock: after
+ * locking, the file at the path must still be the one locked, else it starts over. */
+#define LOCK_TRIES 8
+
 int file_lock_dir(const char *dir, fp_err *e)
 {
 	char *lock = path_join(dir, ".flyprof.lock");
-	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		fp_fail(e, ERR_IO_ERROR, "%s: cannot open lock: %s", lock, strerror(errno));
-		free(lock);
-		return -1;
+	for (int i = 0; i < LOCK_TRIES; i++) {
+		int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			fp_fail(e, ERR_IO_ERROR, "%s: cannot open lock: %s", lock, strerror(errno));
+			free(lock);
+			return -1;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+			fp_fail(e, ERR_BUNDLE_LOCKED, "%s is locked by another flyprof process",
+				dir);
+			close(fd);
+			free(lock);
+			return -1;
+		}
+		struct stat a, b;
+		if (fstat(fd, &a) == 0 && stat(lock, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino) {
+			free(lock);
+			return fd;
+		}
+		close(fd); /* the file was removed by its previous holder: take the new one */
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		fp_fail(e, ERR_BUNDLE_LOCKED, "%s is locked by another flyprof process", dir);
-		close(fd);
-		free(lock);
-		return -1;
-	}
+	fp_fail(e, ERR_BUNDLE_LOCKED, "%s: the lock changed hands %d times while taking it", dir,
+		LOCK_TRIES);
 	free(lock);
-	return fd;
+	return -1;
 }
 
-void file_unlock(int fd)
+void file_unlock_dir(const char *dir, int fd)
 {
-	if (fd >= 0) {
-		flock(fd, LOCK_UN);
-		close(fd);
-	}
+	if (fd < 0)
+		return;
+	/* removed while still held: nobody can take a lock on it that the check above keeps */
+	char *lock = dir ? path_join(dir, ".flyprof.lock") : NULL;
+	if (lock)
+		unlink(lock);
+	free(lock);
+	flock(fd, LOCK_UN);
+	close(fd);
 }
 
 static int cmp_names(const void *a, const void *b)

@@ -27,9 +27,10 @@ char *path_abs(const char *path);
 const char *path_base(const char *path);
 
 /* An exclusive advisory lock (flock) on <dir>/.flyprof.lock; returns an fd >= 0 or -1 with
- * BUNDLE_LOCKED when another process holds it. */
+ * BUNDLE_LOCKED when another process holds it. file_unlock_dir releases it and removes the
+ * lock file, so a finished command leaves no .flyprof.lock behind. */
 int file_lock_dir(const char *dir, fp_err *e);
-void file_unlock(int fd);
+void file_unlock_dir(const char *dir, int fd);
 
 /* Sorted list of the names in a directory (without . and ..); caller frees with
  * file_list_free. Returns NULL with IO_ERROR on failure. */

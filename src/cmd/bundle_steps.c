@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-const char *const bundle_step_artifacts[] = {"bubbles.json",   "map.json",  "report.json",
-					     "headlines.json", "REPORT.md", NULL};
+const char *const bundle_step_artifacts[] = {
+    "bubbles.json", "map.json", "report.json", "headlines.json", "REPORT.md", "REPORT.html", NULL};
 
 static const char *const steps[] = {"bubbles", "map", "report", NULL};
 

@@ -10,6 +10,7 @@
 #include "base/xalloc.h"
 #include "core/analysis/srcmap.h"
 #include "out/flame.h"
+#include "out/flame_stacks.h"
 #include "out/flame_svg.h"
 #include "base/json/json_write.h"
 #include "read/amd/codeobj_load.h"
@@ -69,51 +70,6 @@ static int map_code_object(cmd_ctx *ctx, const char *path)
 	return 0;
 }
 
-/* Stack of one instruction, root first: the outermost frame's file, every frame of the chain
- * from the outermost call site to the innermost line, then the class. */
-static size_t inst_stack(vendor_id v, const trace_inst *in, flame_frame *st, char names[][256])
-{
-	src_frame fr[SRCMAP_MAX_FRAMES];
-	size_t n = srcmap_parse_chain(in->source, fr, SRCMAP_MAX_FRAMES), k = 0;
-	if (n == 0) {
-		st[k++] = (flame_frame){"<unmapped>", NULL, 0};
-	} else {
-		snprintf(names[0], 256, "%.*s", (int)fr[n - 1].path_len, fr[n - 1].path);
-		st[k++] = (flame_frame){names[0], NULL, 0};
-		for (size_t i = n; i-- > 0;) {
-			const char *p = fr[i].path;
-			size_t base = 0;
-			for (size_t j = 0; j < fr[i].path_len; j++)
-				if (p[j] == '/')
-					base = j + 1;
-			snprintf(names[k], 256, "%.*s:%lld", (int)(fr[i].path_len - base), p + base,
-				 (long long)fr[i].line);
-			snprintf(names[k + SRCMAP_MAX_FRAMES + 1], 256, "%.*s", (int)fr[i].path_len,
-				 p);
-			st[k] =
-			    (flame_frame){names[k], names[k + SRCMAP_MAX_FRAMES + 1], fr[i].line};
-			k++;
-		}
-	}
-	st[k++] = (flame_frame){map_view_class(v, in), NULL, 0};
-	return k;
-}
-
-/* Every stack starts at the kernel, so stacks of several kernels never merge. */
-static void fill_flame(flame *f, vendor_id v, const trace_dispatch *d, int by_latency)
-{
-	static char names[2 * SRCMAP_MAX_FRAMES + 2][256];
-	flame_frame st[SRCMAP_MAX_FRAMES + 3];
-	st[0] = (flame_frame){d->kernel ? d->kernel : "<kernel>", NULL, 0};
-	for (size_t i = 0; i < d->n_insts; i++) {
-		const trace_inst *in = &d->insts[i];
-		if (in->is_label)
-			continue;
-		size_t n = 1 + inst_stack(v, in, st + 1, names);
-		flame_add(f, st, n, by_latency ? in->latency : in->stall);
-	}
-}
-
 static int write_folded(cmd_ctx *ctx, vendor_id v, const trace_dispatch *d, const char *path,
 			jv *out)
 {
@@ -123,7 +79,7 @@ static int write_folded(cmd_ctx *ctx, vendor_id v, const trace_dispatch *d, cons
 	char label[64];
 	snprintf(label, sizeof label, "%s %s", lat ? "latency" : "stall", d->unit);
 	flame_init(&f, label, "none");
-	fill_flame(&f, v, d, lat);
+	flame_fill_trace(&f, v, d, lat);
 	strbuf sb = STRBUF_INIT;
 	flame_folded(&f, &sb);
 	int rc = file_write_atomic(path, sb.buf ? sb.buf : "", sb.len, &ctx->err);
@@ -147,8 +103,8 @@ static int write_speedscope(cmd_ctx *ctx, vendor_id v, const trace_dispatch *d, 
 	snprintf(lat_label, sizeof lat_label, "latency %s", d->unit);
 	flame_init(&fs, stall_label, "none");
 	flame_init(&fl, lat_label, "none");
-	fill_flame(&fs, v, d, 0);
-	fill_flame(&fl, v, d, 1);
+	flame_fill_trace(&fs, v, d, 0);
+	flame_fill_trace(&fl, v, d, 1);
 	jv *doc = flame_speedscope(&fs, "flyprof " FLYPROF_VERSION);
 	jv *second = flame_speedscope(&fl, NULL);
 	/* Both profiles share one frame table: the stacks are built identically, so the frame
@@ -252,7 +208,7 @@ static int write_svg(cmd_ctx *ctx, vendor_id v, const trace_dispatch *d, const c
 	snprintf(title, sizeof title, "%s: %s by source line and class",
 		 d->kernel ? d->kernel : "kernel", unit);
 	flame_init(&f, unit, "none");
-	fill_flame(&f, v, d, lat);
+	flame_fill_trace(&f, v, d, lat);
 	strbuf sb = STRBUF_INIT;
 	flame_svg(&f, title, unit, &sb);
 	int rc = file_write_atomic(path, sb.buf, sb.len, &ctx->err);

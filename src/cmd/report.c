@@ -24,6 +24,7 @@
 #include "read/amd/codeobj_load.h"
 #include "read/amd/kernel_trace_csv.h"
 #include "cmd/analysis_input.h"
+#include "cmd/report_html_out.h"
 
 #include <libgen.h>
 #include <stdio.h>
@@ -47,7 +48,7 @@ typedef struct gathered {
 	jv *registers;	      /* the ISA's register counts against the resources */
 	soc_table *soc;	      /* loaded when the architecture is known */
 	const soc_spec *spec; /* the architecture's SoC entry, or NULL */
-	jv *ncu; /* NVIDIA findings (ncu_findings.h) or NULL */
+	jv *ncu;	      /* NVIDIA findings (ncu_findings.h) or NULL */
 	char *repro;
 	char arch[32]; /* from the capture's agent-info CSV when nothing else names it */
 } gathered;
@@ -348,12 +349,13 @@ static char *repro_cmd(cmd_ctx *ctx, const analysis_input *in)
 
 static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **arch)
 {
-	int64_t top = opts_int(&ctx->opts, "top", 10);
 	int64_t threads = opts_int(&ctx->opts, "threads", 0);
 	if (threads < 0 || threads > 256)
 		return fp_fail(&ctx->err, ERR_BAD_ARGS, "--threads must be 0..256 (got %lld)",
 			       (long long)threads);
-	bubbles_params bo = {top < 10 ? 10 : (size_t)top, -1, (int)threads};
+	/* every list complete: report_build takes its own top entries, REPORT.html's annotated
+	 * source needs every instruction and wait */
+	bubbles_params bo = {0, -1, (int)threads};
 	/* code objects saved beside the trace fill missing .py lines and the kernel resources */
 	g->sources =
 	    (analysis_vendor(in) == VENDOR_NVIDIA) ? jv_object() : codeobj_fill_sources(in->trace);
@@ -418,7 +420,8 @@ static int write_sarif(cmd_ctx *ctx, const jv *rep, const char *path)
 	return rc;
 }
 
-static int write_artifacts(cmd_ctx *ctx, analysis_input *in, const jv *rep, jv *arts)
+static int write_artifacts(cmd_ctx *ctx, analysis_input *in, const jv *rep, const jv *bubbles,
+			   jv *arts)
 {
 	if (!in->out) {
 		jv_set_str(arts, "note",
@@ -445,7 +448,7 @@ static int write_artifacts(cmd_ctx *ctx, analysis_input *in, const jv *rep, jv *
 		jv_set_str(arts, keys[i], p);
 		free(p);
 	}
-	return 0;
+	return report_html_emit(ctx, in, rep, bubbles, arts);
 }
 
 /* The change each listed recommendation asks for, from report.json: a person reading the
@@ -502,7 +505,7 @@ int cmd_report(cmd_ctx *ctx)
 	jv *data = report_summary(rep, (int)top);
 	add_changes(data, rep);
 	jv *arts = jv_set(data, "artifacts", jv_object());
-	rc = write_artifacts(ctx, &in, rep, arts);
+	rc = write_artifacts(ctx, &in, rep, g.bubbles, arts);
 	const char *sarif = opts_str(&ctx->opts, "sarif");
 	if (!rc && sarif && (rc = write_sarif(ctx, rep, sarif)) == 0) {
 		char *abs = path_abs(sarif);

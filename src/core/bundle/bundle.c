@@ -295,7 +295,7 @@ void bundle_close(bundle *b)
 		write_manifest(b, &e);
 		fp_err_clear(&e);
 	}
-	file_unlock(b->lock_fd);
+	file_unlock_dir(b->dir, b->lock_fd);
 	jv_free(b->manifest);
 	free(b->dir);
 	bundle_zero(b);

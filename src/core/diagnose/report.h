@@ -35,7 +35,7 @@ typedef struct report_inputs {
 	 * any key absent, or NULL: copied to report.json under the same keys and read by the
 	 * fact signals (fact_signals.h) */
 	const jv *facts;
-	const jv *ncu_findings;	 /* NVIDIA: ncu_findings.h's result, or NULL */
+	const jv *ncu_findings; /* NVIDIA: ncu_findings.h's result, or NULL */
 	const char *kernel, *arch, *bundle_kind, *repro;
 } report_inputs;
 

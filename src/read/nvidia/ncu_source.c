@@ -163,13 +163,21 @@ static int sass_row(walk *w, const ncu_csv_row *r)
 	return 0;
 }
 
-/* A source-line row of the correlated form: "Line No" holds the line. */
+/* A source-line row of the correlated form: "Line No" holds the line, the first "Source"
+ * column its text (kept for annotated-source views). */
 static int line_row(walk *w, const ncu_csv_row *r)
 {
 	int64_t line;
 	if (ncu_csv_count(w->c, r, 0, &line, w->e))
 		return -1;
 	w->line = line;
+	ncu_source *s = w->out;
+	if (w->file && r->n > 1) {
+		s->src_lines =
+		    xreallocarray(s->src_lines, s->n_src_lines + 1, sizeof *s->src_lines);
+		s->src_lines[s->n_src_lines++] =
+		    (ncu_src_line){s->n_files - 1, line, xstrdup(ncu_csv_get(r, 1))};
+	}
 	return 0;
 }
 
@@ -296,6 +304,9 @@ void ncu_source_free(ncu_source *s)
 		return;
 	trace_dispatch_free(&s->trace);
 	free(s->s);
+	for (size_t i = 0; i < s->n_src_lines; i++)
+		free(s->src_lines[i].text);
+	free(s->src_lines);
 	for (size_t i = 0; i < s->n_unknown_cols; i++)
 		free(s->unknown_cols[i]);
 	free(s->unknown_cols);

@@ -42,6 +42,13 @@ typedef struct ncu_inst_samples {
 	int64_t ni_by_reason[NCU__COUNT]; /* stall_<x> (Not Issued) */
 } ncu_inst_samples;
 
+/* A source line of the correlated form as ncu prints it (leading blanks removed by ncu). */
+typedef struct ncu_src_line {
+	size_t file; /* index into files */
+	int64_t line;
+	char *text; /* owned */
+} ncu_src_line;
+
 typedef struct ncu_source {
 	trace_dispatch trace; /* insts in address order; trace.kernel, trace.arch (NULL) */
 	ncu_inst_samples *s;  /* parallel to trace.insts */
@@ -52,6 +59,8 @@ typedef struct ncu_source {
 	size_t n_unknown_cols;
 	char **files; /* correlated export: the "File Path" values in order */
 	size_t n_files;
+	ncu_src_line *src_lines; /* correlated export: the source-line rows in file order */
+	size_t n_src_lines;
 } ncu_source;
 
 /* Reads an export from memory (name labels errors). Returns 0 or -1 with e set. */

@@ -1,0 +1,187 @@
+#include "out/timeline_svg.h"
+
+#include "base/xalloc.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TL_W	  1100.0 /* drawing width of the time axis, px */
+#define TL_LABEL  80.0	 /* left margin for the slot labels */
+#define TL_ROW	  10.0	 /* row pitch */
+#define TL_MIN_PX 0.25	 /* a column less covered than this by any state stays empty */
+
+static const char *state_color(int s)
+{
+	switch (s) {
+	case 2:
+		return "#52be80"; /* EXEC */
+	case 3:
+		return "#f4d03f"; /* WAIT */
+	case 4:
+		return "#d9534f"; /* STALL */
+	case 1:
+		return "#bdc3c7"; /* IDLE */
+	default:
+		return NULL;
+	}
+}
+
+static int same_cu(const tl_track *a, const tl_track *b)
+{
+	return a->se == b->se && a->cu == b->cu;
+}
+
+/* Rows: the tracks of the CU with the most waves, in (simd, slot) order; returns the count. */
+static size_t pick_rows(const wave_timeline *t, size_t *rows)
+{
+	size_t *per = xcalloc(t->n_tracks + 1, sizeof *per);
+	for (size_t i = 0; i < t->n_waves; i++)
+		per[t->waves[i].track]++;
+	size_t best = 0, best_n = 0;
+	for (size_t i = 0; i < t->n_tracks; i++) {
+		size_t n = 0;
+		for (size_t j = 0; j < t->n_tracks; j++)
+			if (same_cu(&t->tracks[i], &t->tracks[j]))
+				n += per[j];
+		if (n > best_n)
+			best = i, best_n = n;
+	}
+	free(per);
+	size_t k = 0;
+	for (size_t j = 0; j < t->n_tracks; j++)
+		if (same_cu(&t->tracks[best], &t->tracks[j]))
+			rows[k++] = j;
+	for (size_t i = 1; i < k; i++) /* insertion sort: a CU has a few dozen slots */
+		for (size_t j = i; j > 0; j--) {
+			const tl_track *a = &t->tracks[rows[j - 1]], *b = &t->tracks[rows[j]];
+			if (a->simd < b->simd || (a->simd == b->simd && a->slot <= b->slot))
+				break;
+			size_t x = rows[j];
+			rows[j] = rows[j - 1], rows[j - 1] = x;
+		}
+	return k;
+}
+
+void timeline_svg(const wave_timeline *t, strbuf *out)
+{
+	if (!t->n_waves)
+		return;
+	size_t *rows = xcalloc(t->n_tracks + 1, sizeof *rows);
+	size_t nr = pick_rows(t, rows);
+	size_t *row_of = xcalloc(t->n_tracks + 1, sizeof *row_of);
+	for (size_t i = 0; i < t->n_tracks; i++)
+		row_of[i] = SIZE_MAX;
+	for (size_t i = 0; i < nr; i++)
+		row_of[rows[i]] = i;
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+	size_t waves = 0;
+	for (size_t i = 0; i < t->n_waves; i++) {
+		const tl_wave *w = &t->waves[i];
+		if (row_of[w->track] == SIZE_MAX)
+			continue;
+		waves++;
+		if (w->begin < t0)
+			t0 = w->begin;
+		if (w->end > t1)
+			t1 = w->end;
+	}
+	double span = t1 > t0 ? (double)(t1 - t0) : 1;
+	double sx = TL_W / span, h = 30 + nr * TL_ROW + 40;
+	const tl_track *cu = &t->tracks[rows[0]];
+	sb_addf(out,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		"viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"10\">"
+		"<text x=\"0\" y=\"12\" font-size=\"12\">SE %lld CU %lld: %zu waves on %zu slots, "
+		"%lld cycles</text>",
+		TL_LABEL + TL_W + 10, h, TL_LABEL + TL_W + 10, h, (long long)cu->se,
+		(long long)cu->cu, waves, nr, (long long)(t1 - t0));
+	for (size_t r = 0; r < nr; r++) {
+		const tl_track *k = &t->tracks[rows[r]];
+		sb_addf(out, "<text x=\"0\" y=\"%.1f\" fill=\"#5b6470\">simd %lld slot %lld</text>",
+			30 + r * TL_ROW + 8, (long long)k->simd, (long long)k->slot);
+	}
+	/* Each row is drawn at pixel resolution: every column takes the state that holds most of
+	 * its cycles, and runs of one state become one rect (the page stays small whatever the
+	 * number of state segments). */
+	size_t ncol = (size_t)TL_W;
+	double *acc = xcalloc(ncol * 5, sizeof *acc);
+	strbuf runs[5] = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT};
+	for (size_t r = 0; r < nr; r++) {
+		memset(acc, 0, ncol * 5 * sizeof *acc);
+		for (size_t i = 0; i < t->n_waves; i++) {
+			const tl_wave *w = &t->waves[i];
+			if (w->track != rows[r])
+				continue;
+			for (size_t k = 0; k < w->n_states; k++) {
+				const tl_state *st = &t->states[w->first_state + k];
+				if (st->state < 1 || st->state > 4 || st->cycles <= 0)
+					continue;
+				double x0 = (double)(st->begin - t0) * sx,
+				       x1 = x0 + (double)st->cycles * sx;
+				for (size_t c = x0 < 0 ? 0 : (size_t)x0; c < ncol && (double)c < x1;
+				     c++) {
+					double lo = x0 > (double)c ? x0 : (double)c;
+					double hi = x1 < (double)c + 1 ? x1 : (double)c + 1;
+					if (hi > lo)
+						acc[c * 5 + (size_t)st->state] += hi - lo;
+				}
+			}
+		}
+		double y = 30 + r * TL_ROW;
+		size_t c = 0;
+		while (c < ncol) {
+			int best = 0;
+			for (int k = 1; k <= 4; k++)
+				if (acc[c * 5 + (size_t)k] > acc[c * 5 + (size_t)best] &&
+				    acc[c * 5 + (size_t)k] >= TL_MIN_PX)
+					best = k;
+			size_t e = c + 1;
+			while (e < ncol) {
+				int b2 = 0;
+				for (int k = 1; k <= 4; k++)
+					if (acc[e * 5 + (size_t)k] > acc[e * 5 + (size_t)b2] &&
+					    acc[e * 5 + (size_t)k] >= TL_MIN_PX)
+						b2 = k;
+				if (b2 != best)
+					break;
+				e++;
+			}
+			if (best)
+				sb_addf(&runs[best], "M%.0f %.0fh%zuv%.0fh-%zuz",
+					TL_LABEL + (double)c, y, e - c, TL_ROW - 2, e - c);
+			c = e;
+		}
+		for (int k = 1; k <= 4; k++) {
+			if (runs[k].len)
+				sb_addf(out, "<path fill=\"%s\" d=\"%s\"/>", state_color(k),
+					sb_str(&runs[k]));
+			sb_reset(&runs[k]);
+		}
+	}
+	for (int k = 0; k <= 4; k++)
+		sb_release(&runs[k]);
+	free(acc);
+	double ya = 30 + nr * TL_ROW + 12;
+	for (int i = 0; i <= 4; i++) {
+		double x = TL_LABEL + TL_W * i / 4;
+		sb_addf(out,
+			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"28\" y2=\"%.1f\" stroke=\"#ccc\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>",
+			x, x, ya - 8, x, ya + 2, span * i / 4);
+	}
+	static const int legend[] = {2, 3, 4, 1};
+	static const char *const names[] = {"exec", "wait", "stall", "idle"};
+	for (int i = 0; i < 4; i++)
+		sb_addf(out,
+			"<rect x=\"%.0f\" y=\"%.1f\" width=\"10\" height=\"8\" fill=\"%s\"/>"
+			"<text x=\"%.0f\" y=\"%.1f\">%s</text>",
+			TL_LABEL + i * 70.0, ya + 10, state_color(legend[i]),
+			TL_LABEL + i * 70.0 + 14, ya + 18, names[i]);
+	sb_addf(out,
+		"<text x=\"%.0f\" y=\"%.1f\" fill=\"#5b6470\">cycles since the first wave "
+		"start on this CU</text></svg>",
+		TL_LABEL + 300, ya + 18);
+	free(rows);
+	free(row_of);
+}
