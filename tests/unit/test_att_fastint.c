@@ -14,12 +14,12 @@
 static int64_t ref_int(const char *b, size_t len, size_t *p)
 {
 	size_t st = *p;
-	int64_t v = 0;
+	uint64_t v = 0; /* 19 digits fit in 64 unsigned bits; the 19th only marks "too long" */
 	while (*p < len && b[*p] >= '0' && b[*p] <= '9' && *p - st < 19)
-		v = v * 10 + (b[(*p)++] - '0');
+		v = v * 10 + (uint64_t)(b[(*p)++] - '0');
 	if (*p == st || *p - st > 18 || (b[st] == '0' && *p - st > 1))
 		return -1;
-	return v;
+	return (int64_t)v;
 }
 
 /* "[i,...,i]" with exactly n integers at b[*p]: 1 (values in v, *p after ']') or 0. */

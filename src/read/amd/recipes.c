@@ -181,11 +181,14 @@ int recipes_parse(const char *buf, size_t len, const char *name, recipe_set *s, 
 	memset(s, 0, sizeof *s);
 	s->origin = xstrdup(name);
 	jv *doc = json_parse(buf, len, name, e);
-	if (!doc)
+	if (!doc) {
+		recipe_set_free(s);
 		return -1;
+	}
 	const jv *list = doc->type == JV_ARRAY ? doc : jv_get(doc, "kernels");
 	if (!list || list->type != JV_ARRAY) {
 		jv_free(doc);
+		recipe_set_free(s);
 		return fp_fail_input(e, name, -1, "a list of recipes or {\"kernels\": [...]}",
 				     "not a recipe registry");
 	}
