@@ -42,3 +42,194 @@ FLYPROF_RECIPES="$F/bad.json" fly "list: a recipe without invocation is BAD_INPU
 expect "list: BAD_INPUT names the registry" "$(field error.file)" "$F/bad.json"
 printf '{"kernels": [' >"$F/trunc.json"
 FLYPROF_RECIPES="$F/trunc.json" fly "list: truncated registry is BAD_INPUT" 65 list -f json
+
+# ---- capture / counters against the stand-in ----------------------------------------------
+if [ -z "$CORPUS" ]; then
+	echo "ok - capture/counters/run # SKIP FLYPROF_CORPUS not set (the stand-in replays the corpus)"
+	SKIP=$((SKIP + 1))
+	return 0 2>/dev/null || exit 0
+fi
+mkdir -p "$F/lib" && : >"$F/lib/librocprof-trace-decoder.so"
+LOG="$F/rocprofv3.log"
+PIDS="$F/pids"
+export FLYPROF_ROCPROFV3="$FAKE_DIR/rocprofv3" FAKE_ROCPROFV3_CORPUS="$CORPUS" \
+	FLYPROF_DECODER_PATH="$F/lib" FAKE_ROCPROFV3_LOG="$LOG" FAKE_ROCPROFV3_PIDS="$PIDS"
+
+# running PID: the process exists and is not a zombie (a killed child whose parent died is
+# reaped by init a moment later; until then it is dead but still listed).
+running() { [ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat" 2>/dev/null; }
+# no_orphans NAME: the processes a hanging stand-in wrote to $PIDS are gone.
+no_orphans() {
+	local alive=""
+	if [ ! -s "$PIDS" ]; then notok "$1" "the stand-in wrote no pids"; return; fi
+	for p in $(cat "$PIDS"); do running "$p" && alive="$alive $p"; done
+	if [ -z "$alive" ]; then ok "$1"; else notok "$1" "still running:$alive"; kill -9 $alive 2>/dev/null; fi
+	rm -f "$PIDS"
+}
+# last_call FIELD: a field of the last stand-in invocation that was not --version.
+last_call() { grep -v '"--version"' "$LOG" | tail -1 >"$F/call.json"; "$JCHECK" get "$F/call.json" "$1"; }
+
+B="$F/b-hgemm"
+rm -f "$LOG"
+fly "capture hgemm_splitk" 0 capture hgemm_splitk --worktree "$WT" --bundle "$B" --gpu 1 -f json
+expect "capture: JIT kernel chosen" "$(field data.capture.kernel)" "hgemm_bf16_32x64x256_W1x2x2_S2_BT_BLDS1_AS1_SPK14_0"
+expect "capture: matched by the recipe regex" "$(field data.capture.match_confidence)" "exact"
+expect "capture: calls from the discovery pass" "$(field data.capture.calls)" "55"
+expect "capture: automatic iteration range" "$(field data.capture.iter_range)" "[6, 8]"
+expect "capture: kept the recorded dispatch" "$(field data.capture.tags.big.kept_dir)" "att/big/ui_output_agent_4716_dispatch_319"
+expect "capture: inventory holds the empty shell too" "$(field data.capture.tags.big.inventory.1.empty)" "true"
+expect "capture: waves of the kept dispatch" "$(field data.capture.tags.big.waves)" "8"
+expect "capture: every instruction mapped" "$(field data.capture.tags.big.mapped_pct)" "100"
+expect "capture: arch from the agent table" "$(field data.capture.arch)" "gfx950"
+expect "capture: LDS from the kernel trace" "$(field data.capture.resources.lds_bytes)" "98304"
+expect "capture: bundle in the envelope" "$(field bundle)" "$B"
+[ -f "$B/capture.json" ] && ok "capture: capture.json written" || notok "capture: capture.json written"
+[ -f "$B/rocprofv3/discover_kernel_stats.csv" ] && ok "capture: discovery CSVs kept" || notok "capture: discovery CSVs kept"
+[ -s "$B/logs/att_big.log" ] || [ -f "$B/logs/att_big.log" ] && ok "capture: pass log kept" || notok "capture: pass log kept"
+ls -a "$B" | grep -q '^\.incoming' && notok "capture: no temporary directory left" || ok "capture: no temporary directory left"
+"$JCHECK" get "$B/manifest.json" kernel >"$F/k.txt"
+expect "capture: manifest names the kernel" "$(cat "$F/k.txt")" "hgemm_splitk"
+"$JCHECK" get "$B/jobs/input_att_big.json" jobs.0.kernel_include_regex >"$F/k.txt"
+expect "capture: ATT job regex anchored" "$(cat "$F/k.txt")" '^hgemm_bf16_32x64x256_W1x2x2_S2_BT_BLDS1_AS1_SPK14_0$'
+"$JCHECK" get "$B/jobs/input_att_big.json" jobs.0.att_library_path.0 >"$F/k.txt"
+expect "capture: decoder directory passed" "$(cat "$F/k.txt")" "$F/lib"
+expect "capture: ATT pass ran from the job file" "$(last_call argv.1)" "-i"
+expect "capture: child cwd is the worktree" "$(last_call cwd)" "$WT"
+expect "capture: --gpu becomes HIP_VISIBLE_DEVICES" "$(last_call env.HIP_VISIBLE_DEVICES)" "1"
+expect "capture: FlyDSL debug info on" "$(last_call env.FLYDSL_DEBUG_ENABLE_DEBUG_INFO)" "1"
+expect "capture: AIter comparison off" "$(last_call env.ROCDSL_COMPARE_AITER)" "0"
+expect "capture: fresh JIT cache per pass" "$(last_call env.FLYDSL_RUNTIME_CACHE_DIR)" "$B/.cache_att_big"
+expect "capture: build tree on PYTHONPATH" "$(last_call env.PYTHONPATH | cut -d: -f1)" "$WT/build-fly/python_packages"
+expect "capture: interpreter replaces python" "$(last_call argv.4)" "python3"
+grep '"--kernel-trace"' "$LOG" | grep -q '"--stats"' && ok "capture: discovery pass is --kernel-trace --stats" ||
+	notok "capture: discovery pass is --kernel-trace --stats"
+
+for k in pa vec_add; do
+	fly "capture $k" 0 capture "$k" --worktree "$WT" --bundle "$F/b-$k" -f json
+	expect "capture $k: exact match" "$(field data.capture.match_confidence)" "exact"
+	[ -n "$(field data.capture.tags.big.kept_dir)" ] && ok "capture $k: a dispatch kept" || notok "capture $k: a dispatch kept"
+done
+expect "capture pa: the recipe's iteration range" "$(field data.capture.iter_range)" "[6, 8]"
+"$JCHECK" get "$F/b-pa/capture.json" iter_range >"$F/k.txt"
+expect "capture pa: recipe range recorded" "$(cat "$F/k.txt")" "[5, [6-6]]"
+expect "capture vec_add: shape variable unset for vec_add" "$(field data.capture.tags.big.shape)" "null"
+fly "capture softmax --shape: shape reaches the harness" 0 capture topk_gating_softmax --worktree "$WT" \
+	--bundle "$F/b-topk" --shape 512,8,2,f32 --tag both -f json
+expect "capture --tag both: small shape shrunk" "$(field data.capture.tags.small.shape)" "256,8,2,f32"
+expect "capture --tag both: big shape" "$(field data.capture.tags.big.shape)" "512,8,2,f32"
+expect "capture --shape: env of the last pass" "$(last_call env.ROCDSL_TOPK_GATING_SHAPES)" "512,8,2,f32"
+[ -d "$F/b-topk/att/small" ] && [ -d "$F/b-topk/att/big" ] && ok "capture --tag both: both tags in the bundle" ||
+	notok "capture --tag both: both tags in the bundle"
+fly "capture --iter-range override" 0 capture hgemm_splitk --worktree "$WT" --bundle "$F/b-iter" --iter-range "[2-3]" -f json
+expect "capture --iter-range: used as given" "$(field data.capture.iter_range_source)" "--iter-range"
+expect "capture --iter-range: two dispatches seen" "$(field data.capture.tags.big.inventory.1.dispatch)" "316"
+fly "capture with a foreign invocation: heuristic" 0 capture softmax --worktree "$WT" --bundle "$F/b-heur" \
+	--invocation "python tests/kernels/test_vec_add.py" -f json
+expect "capture heuristic: confidence" "$(field data.capture.match_confidence)" "heuristic"
+expect "capture heuristic: recipe source" "$(field data.capture.recipe_source)" "invocation-override"
+grep -q heuristic "$OUT" && ok "capture heuristic: warned" || notok "capture heuristic: warned"
+[ "$(field data.capture.candidates.0.match)" = "none" ] && ok "capture heuristic: candidates listed" ||
+	notok "capture heuristic: candidates listed"
+
+# failure modes: typed envelope and exit status
+FLYPROF_ROCPROFV3="$F/nope" fly "capture: rocprofv3 missing" 69 capture vec_add --worktree "$WT" --bundle "$F/x1" -f json
+expect "capture: ROCPROFV3_MISSING" "$(field error.code)" "ROCPROFV3_MISSING"
+fly "capture: no worktree" 78 capture vec_add --bundle "$F/x2" -f json
+expect "capture: BUILD_TREE_MISSING without worktree" "$(field error.code)" "BUILD_TREE_MISSING"
+mkdir -p "$F/bare/tests/kernels"
+fly "capture: worktree without build tree" 78 capture vec_add --worktree "$F/bare" --bundle "$F/x3" -f json
+expect "capture: BUILD_TREE_MISSING without build-fly" "$(field error.code)" "BUILD_TREE_MISSING"
+fly "capture: unknown kernel" 66 capture sofmax --worktree "$WT" --bundle "$F/x4" -f json
+expect "capture: KERNEL_NOT_FOUND" "$(field error.code)" "KERNEL_NOT_FOUND"
+expect "capture: nearest name first" "$(field error.available.0)" "softmax"
+[ ! -e "$F/x4" ] && ok "capture: a refused capture leaves no bundle" || notok "capture: a refused capture leaves no bundle"
+rm "$WT/tests/kernels/test_quant.py"
+fly "capture: harness missing from the worktree" 66 capture quant --worktree "$WT" --bundle "$F/x5" -f json
+expect "capture: missing harness is KERNEL_NOT_FOUND" "$(field error.code)" "KERNEL_NOT_FOUND"
+: >"$WT/tests/kernels/test_quant.py"
+fly "capture: no kernel argument" 64 capture --worktree "$WT" -f json
+fly "capture: --out refused" 78 capture vec_add --worktree "$WT" --out "$F/x6" -f json
+fly "capture: unterminated quote in the invocation" 78 capture vec_add --worktree "$WT" --bundle "$F/x7" \
+	--invocation "python 'tests/kernels/test_vec_add.py" -f json
+mkdir -p "$F/foreign" && : >"$F/foreign/file"
+fly "capture: refuses a foreign directory" 78 capture vec_add --worktree "$WT" --bundle "$F/foreign" -f json
+expect "capture: NOT_A_BUNDLE" "$(field error.code)" "NOT_A_BUNDLE"
+FAKE_ROCPROFV3_MODE=fail:discover fly "capture: profiler fails" 70 capture vec_add --worktree "$WT" --bundle "$F/x8" -f json
+expect "capture: PROFILER_FAILED" "$(field error.code)" "PROFILER_FAILED"
+expect "capture: log named" "$(field error.log)" "$F/x8/logs/discover.log"
+field error.log_tail | grep -q "simulated failure" && ok "capture: log tail in the envelope" || notok "capture: log tail in the envelope"
+FAKE_ROCPROFV3_MODE=crash:att fly "capture: profiler crashes" 70 capture vec_add --worktree "$WT" --bundle "$F/x9" -f json
+expect "capture: crash status" "$(field error.status)" "signaled"
+FAKE_ROCPROFV3_MODE=nodecoder:att fly "capture: decoder missing" 69 capture vec_add --worktree "$WT" --bundle "$F/x10" -f json
+expect "capture: DECODER_MISSING" "$(field error.code)" "DECODER_MISSING"
+FAKE_ROCPROFV3_MODE=empty:att fly "capture: only empty dispatches" 66 capture vec_add --worktree "$WT" --bundle "$F/x11" -f json
+expect "capture: EMPTY_ATT" "$(field error.code)" "EMPTY_ATT"
+expect "capture: EMPTY_ATT carries the inventory" "$(field error.inventory.big.0.empty)" "true"
+[ ! -e "$F/x11/capture.json" ] && ok "capture: no capture.json for an empty trace" || notok "capture: no capture.json for an empty trace"
+FAKE_ROCPROFV3_MODE=nokernel:discover fly "capture: nothing discovered" 66 capture vec_add --worktree "$WT" --bundle "$F/x12" -f json
+expect "capture: NO_KERNEL_DISCOVERED" "$(field error.code)" "NO_KERNEL_DISCOVERED"
+FAKE_ROCPROFV3_MODE=flood:att fly "capture: a flood of profiler output stays in the log" 0 capture vec_add \
+	--worktree "$WT" --bundle "$F/x13" -f json
+[ "$(stat -c %s "$F/x13/logs/att_big.log")" -ge 16777216 ] && ok "capture: flood logged" || notok "capture: flood logged"
+
+start=$(date +%s)
+FAKE_ROCPROFV3_MODE=hang:att fly "capture: deadline" 75 capture vec_add --worktree "$WT" --bundle "$F/x14" --timeout 1 -f json
+expect "capture: CAPTURE_TIMEOUT" "$(field error.code)" "CAPTURE_TIMEOUT"
+no_orphans "capture: no process left after the deadline"
+FAKE_ROCPROFV3_MODE=ignore-term:discover fly "capture: deadline, SIGTERM ignored" 75 capture vec_add --worktree "$WT" \
+	--bundle "$F/x15" --timeout 1 -f json
+no_orphans "capture: SIGKILL reaches a profiler that ignores SIGTERM"
+elapsed=$(($(date +%s) - start))
+[ "$elapsed" -lt 15 ] && ok "capture: deadlines bounded (${elapsed}s)" || notok "capture: deadlines bounded" "${elapsed}s"
+
+# interrupted: the earlier capture of $B is left intact
+sum_before=$(cat "$B/capture.json" "$B"/att/big/*/code.json | md5sum)
+FAKE_ROCPROFV3_MODE=hang:att "$FLYPROF" capture hgemm_splitk --worktree "$WT" --bundle "$B" -f json >"$F/int.json" 2>/dev/null &
+pid=$!
+for _ in $(seq 50); do [ -s "$PIDS" ] && break; sleep 0.1; done
+kill -INT "$pid"
+wait "$pid"
+expect "capture interrupted exits 130" "$?" "130"
+OUT="$F/int.json"
+expect "capture interrupted: INTERRUPTED" "$(field error.code)" "INTERRUPTED"
+no_orphans "capture interrupted: no process left"
+expect "capture interrupted: earlier artifacts intact" "$(cat "$B/capture.json" "$B"/att/big/*/code.json | md5sum)" "$sum_before"
+
+# shell metacharacters are passed literally, never to a shell
+rm -f "$LOG"
+fly "capture: metacharacters in the invocation" 0 capture vec_add --worktree "$WT" --bundle "$F/x16" \
+	--invocation 'python tests/kernels/test_vec_add.py --tag "a;b|c" $(touch '"$F"'/pwned) `id` * >out' -f json
+expect "capture: quoted word kept whole" "$(last_call argv.7)" "a;b|c"
+expect "capture: command substitution literal" "$(last_call argv.8)" '$(touch'
+expect "capture: backquotes literal" "$(last_call argv.10)" '`id`'
+expect "capture: glob literal" "$(last_call argv.11)" '*'
+[ ! -e "$F/pwned" ] && ok "capture: no shell ran the invocation" || notok "capture: no shell ran the invocation"
+fly "capture: metacharacters in a kernel name" 66 capture 'vec;add$(id)' --worktree "$WT" -f json
+expect "capture: odd kernel name is KERNEL_NOT_FOUND" "$(field error.code)" "KERNEL_NOT_FOUND"
+
+# counters
+fly "counters hgemm_splitk" 0 counters hgemm_splitk --worktree "$WT" --bundle "$B" -f json
+expect "counters: kernel from capture.json" "$(field data.counters.kernel_from)" "capture.json"
+expect "counters: passes fit the hardware" "$(field data.counters.passes.1.counters.0)" "GRBM_GUI_ACTIVE"
+expect "counters: dispatches per pass" "$(field data.counters.passes.0.dispatches)" "2"
+expect "counters: per-XCD normalised" "$(field data.counters.per_xcd.normalised)" "true"
+expect "counters: bandwidth never calibrated" "$(field data.counters.memory.calibrated)" "false"
+expect "counters: bound from counters" "$(field data.bound.basis)" "counters"
+expect "counters: roofline product" "$(field data.counters.roofline.product)" "MI350X"
+[ -f "$B/counters.json" ] && ok "counters: counters.json written" || notok "counters: counters.json written"
+fly "counters: kernel taken from the bundle" 0 counters --worktree "$WT" --bundle "$B" -f json
+expect "counters: recipe kernel from capture.json" "$(field data.counters.recipe_kernel)" "hgemm_splitk"
+FAKE_ROCPROFV3_COUNTERS="SQ_LDS_BANK_CONFLICT=500,SQ_LDS_IDX_ACTIVE=1000" fly "counters: bank conflicts" 0 counters \
+	vec_add --worktree "$WT" --bundle "$F/c-vec" -f json
+expect "counters: bank-conflict rate over LDS-active cycles" "$(field data.counters.lds.bank_conflict_pct)" "50"
+expect "counters: own discovery without capture.json" "$(field data.counters.kernel_from)" "exact"
+fly "counters: unknown arch" 78 counters vec_add --worktree "$WT" --bundle "$F/c-vec" --arch gfx90a -f json
+expect "counters: arches available" "$(field error.available.0)" "gfx950"
+sum_before=$(md5sum <"$B/counters.json")
+FAKE_ROCPROFV3_MODE=hang:pmc fly "counters: deadline" 75 counters hgemm_splitk --worktree "$WT" --bundle "$B" --timeout 1 -f json
+no_orphans "counters: no process left after the deadline"
+expect "counters: earlier counters.json intact" "$(md5sum <"$B/counters.json")" "$sum_before"
+FAKE_ROCPROFV3_MODE=nokernel:pmc fly "counters: no dispatch recorded" 66 counters vec_add --worktree "$WT" --bundle "$F/c-vec" -f json
+expect "counters: NO_ARTIFACT" "$(field error.code)" "NO_ARTIFACT"
+fly "report after counters" 0 report --bundle "$B" -f json
+expect "report: bound is counter-based" "$(field data.bound.basis)" "counters"
