@@ -20,9 +20,9 @@ fly "bad integer is BAD_ARGS" 78 bubbles --top many
 fly "bad choice is BAD_ARGS" 78 bubbles --format xml
 fly "extra positional is USAGE" 64 bubbles one two
 FLYPROF_TOP=zz fly "bad environment value is BAD_ARGS" 78 bubbles
-for c in run; do
-	fly "$c is typed NOT_IMPLEMENTED" 70 "$c"
-	expect "$c error code" "$(field error.code)" "NOT_IMPLEMENTED"
+for c in capture counters run; do
+	fly "$c without a kernel is typed USAGE" 64 "$c"
+	expect "$c error code" "$(field error.code)" "USAGE"
 done
 "$FLYPROF" --version >"$E2E_TMP/v.txt"
 expect "--version is plain text" "$(cut -d' ' -f1 "$E2E_TMP/v.txt")" "flyprof"

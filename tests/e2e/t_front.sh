@@ -233,3 +233,60 @@ FAKE_ROCPROFV3_MODE=nokernel:pmc fly "counters: no dispatch recorded" 66 counter
 expect "counters: NO_ARTIFACT" "$(field error.code)" "NO_ARTIFACT"
 fly "report after counters" 0 report --bundle "$B" -f json
 expect "report: bound is counter-based" "$(field data.bound.basis)" "counters"
+
+# run: the whole pipeline, then the example re-analysed with no GPU, profiler or worktree
+export FLYPROF_ROCMINFO="$FAKE_DIR/rocminfo"
+R="$F/run-hgemm"
+fly "run hgemm_splitk" 0 run hgemm_splitk --worktree "$WT" --bundle "$R" -f json
+expect "run: bound from counters" "$(field data.bound.basis)" "counters"
+expect "run: eight steps recorded" "$(field data.steps.7.step)" "bundle"
+expect "run: doctor gate passed" "$(field data.steps.0.summary)" "amd ready"
+expect "run: tile skipped without --shape" "$(field data.steps.1.status)" "skipped"
+expect "run: every other step ok" "$(grep -c '"status": "failed"' "$OUT")" "0"
+expect "run: REPORT.md" "$(field data.outputs.report_md)" "$R/REPORT.md"
+expect "run: example beside the bundle" "$(field data.outputs.example)" "$R.example"
+for a in capture.json counters.json bubbles.json map.json report.json REPORT.md run.json; do
+	[ -f "$R/$a" ] || notok "run: $a written"
+done
+ok "run: every artifact written"
+grep -q "memory-bound (counters" "$R/REPORT.md" && ok "run: REPORT.md headline is counter-based" ||
+	notok "run: REPORT.md headline is counter-based"
+"$JCHECK" get "$R/run.json" stopped_in >"$F/k.txt"
+expect "run: run.json complete" "$(cat "$F/k.txt")" "null"
+for c in bubbles map report; do
+	(cd "$R.example" && env -i PATH=/usr/bin:/bin "$FLYPROF" "$c" --bundle . --out "$F/ro-$c" -f json \
+		>"$F/ro-$c.json" 2>/dev/null)
+	expect "run example: $c without GPU, profiler or worktree" "$?" "0"
+done
+OUT="$F/ro-report.json"
+expect "run example: report keeps the counter bound" "$(field data.bound.basis)" "counters"
+
+FLYPROF_ROCMINFO="$F/nope" fly "run: doctor gate" 69 run vec_add --worktree "$WT" --bundle "$F/run-x1" -f json
+expect "run gate: NO_GPU" "$(field error.code)" "NO_GPU"
+expect "run gate: stopped in doctor" "$(field error.step)" "doctor"
+[ ! -e "$F/run-x1" ] && ok "run gate: nothing written" || notok "run gate: nothing written"
+FAKE_ROCPROFV3_MODE=fail:pmc fly "run: counters fail soft" 0 run vec_add --worktree "$WT" --bundle "$F/run-x2" -f json
+expect "run soft: counters step failed" "$(field data.steps.3.status)" "failed"
+expect "run soft: bound from the trace" "$(field data.bound.basis)" "trace"
+grep -q "step counters skipped: PROFILER_FAILED" "$OUT" && ok "run soft: warning names the failure" ||
+	notok "run soft: warning names the failure"
+FAKE_ROCPROFV3_MODE=empty:att fly "run: capture failure stops the run" 66 run vec_add --worktree "$WT" \
+	--bundle "$F/run-x3" -f json
+expect "run stop: step named" "$(field error.step)" "capture"
+"$JCHECK" get "$F/run-x3/run.json" stopped_in >"$F/k.txt"
+expect "run stop: run.json says where" "$(cat "$F/k.txt")" "capture"
+FAKE_ROCPROFV3_MODE=hang:att "$FLYPROF" run vec_add --worktree "$WT" --bundle "$F/run-x4" -f json >"$F/int.json" 2>/dev/null &
+pid=$!
+for _ in $(seq 100); do [ -s "$PIDS" ] && break; sleep 0.1; done
+kill -INT "$pid"
+wait "$pid"
+expect "run interrupted exits 130" "$?" "130"
+OUT="$F/int.json"
+expect "run interrupted: INTERRUPTED" "$(field error.code)" "INTERRUPTED"
+expect "run interrupted: in capture" "$(field error.step)" "capture"
+no_orphans "run interrupted: no process left"
+[ -f "$F/run-x4/rocprofv3/discover_kernel_stats.csv" ] && ok "run interrupted: discovery kept" ||
+	notok "run interrupted: discovery kept"
+"$JCHECK" get "$F/run-x4/run.json" stopped_in >"$F/k.txt"
+expect "run interrupted: run.json says where" "$(cat "$F/k.txt")" "capture"
+fly "run: no kernel" 64 run --worktree "$WT" -f json

@@ -35,7 +35,8 @@ struct capture_req {
 };
 
 typedef struct capture_ops {
-	const char *name; /* "rocprofv3" */
+	const char *name;	    /* "rocprofv3": what --backend takes */
+	const char *doctor_backend; /* the key of `doctor`'s data.backends that gates `run` */
 	/* Checks what a capture needs before anything runs (profiler, worktree and build tree,
 	 * recipe); fills `data` with what it found. */
 	int (*preflight)(capture_req *q, jv *data, fp_err *e);

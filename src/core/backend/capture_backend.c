@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-const capture_ops amd_capture_ops = {"rocprofv3", amd_preflight, amd_capture, amd_counters};
+const capture_ops amd_capture_ops = {"rocprofv3", "amd", amd_preflight, amd_capture, amd_counters};
 
 static const capture_ops *const backends[] = {&amd_capture_ops, NULL};
 
