@@ -27,7 +27,7 @@ table_check "tile" "" "$want" tile --shape 4096,4096,4096 --dtype bf16 --arch gf
 table_check "tile at 60 columns" 60 "$want" tile --shape 4096,4096,4096 --dtype bf16 --arch gfx950
 table_check "doctor" "" "^doctor: (ready|not-ready)" doctor
 table_check "an error" "" "^error bubbles: \[BAD_ARGS\]" bubbles
-table_check "a command not built" "" "^error capture: \[NOT_IMPLEMENTED\]" capture
+table_check "a usage error" "" "^error capture: \[USAGE\]" capture
 if [ -n "$CORPUS" ]; then
 	S="$CORPUS/softmax"
 	fly "table: bubbles json" 0 bubbles --bundle "$S" -f json
