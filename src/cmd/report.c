@@ -408,9 +408,13 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 	return 0;
 }
 
-static int write_sarif(cmd_ctx *ctx, const jv *rep, const char *path)
+static int write_sarif(cmd_ctx *ctx, analysis_input *in, const jv *rep, const jv *bubbles,
+		       const char *path)
 {
-	jv *doc = sarif_build(rep);
+	jv *texts = report_source_texts(ctx, in, bubbles);
+	sarif_opts so = {opts_str(&ctx->opts, "worktree"), texts};
+	jv *doc = sarif_build_opts(rep, &so);
+	jv_free(texts);
 	strbuf sb = STRBUF_INIT;
 	json_write(&sb, doc, 2);
 	sb_addc(&sb, '\n');
@@ -507,7 +511,7 @@ int cmd_report(cmd_ctx *ctx)
 	jv *arts = jv_set(data, "artifacts", jv_object());
 	rc = write_artifacts(ctx, &in, rep, g.bubbles, arts);
 	const char *sarif = opts_str(&ctx->opts, "sarif");
-	if (!rc && sarif && (rc = write_sarif(ctx, rep, sarif)) == 0) {
+	if (!rc && sarif && (rc = write_sarif(ctx, &in, rep, g.bubbles, sarif)) == 0) {
 		char *abs = path_abs(sarif);
 		jv_set_str(arts, "sarif", abs ? abs : sarif);
 		free(abs);

@@ -139,11 +139,16 @@ static char *timeline_of(cmd_ctx *ctx, const char *dir, const char **note)
 	return sb.len ? sb_detach(&sb) : (sb_release(&sb), NULL);
 }
 
+jv *report_source_texts(cmd_ctx *ctx, analysis_input *in, const jv *bubbles)
+{
+	return analysis_vendor(in) == VENDOR_NVIDIA ? nvidia_texts(ctx, in->disp.sources_from)
+						    : amd_texts(ctx, in->choice->dir, bubbles);
+}
+
 int report_html_emit(cmd_ctx *ctx, analysis_input *in, const jv *rep, const jv *bubbles, jv *arts)
 {
 	int nvidia = analysis_vendor(in) == VENDOR_NVIDIA;
-	jv *texts = nvidia ? nvidia_texts(ctx, in->disp.sources_from)
-			   : amd_texts(ctx, in->choice->dir, bubbles);
+	jv *texts = report_source_texts(ctx, in, bubbles);
 	const jv *entry = jv_get(jv_get(rep, "entry_buckets"), "lines");
 	jv *entry_lines = jv_array();
 	for (size_t i = 0; i < jv_len(entry); i++) {

@@ -14,4 +14,8 @@
  */
 int report_html_emit(cmd_ctx *ctx, analysis_input *in, const jv *rep, const jv *bubbles, jv *arts);
 
+/* The capture's source text of every file the hotspots name: an object path -> array of
+ * lines (index = line - 1; null where unknown). Also the SARIF snippets' source. */
+jv *report_source_texts(cmd_ctx *ctx, analysis_input *in, const jv *bubbles);
+
 #endif

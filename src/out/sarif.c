@@ -57,13 +57,35 @@ static jv *descriptor(const jv *rec)
 	return d;
 }
 
-static jv *location(const char *path, long line)
+/* A physical location: the path relative to SRCROOT when it lies under it (uriBaseId), else
+ * as given; the region with the line's text as its snippet when the capture has it. */
+static jv *location(const sarif_opts *o, const char *path, long line)
 {
 	jv *loc = jv_object();
 	jv *pl = jv_set(loc, "physicalLocation", jv_object());
 	jv *al = jv_set(pl, "artifactLocation", jv_object());
-	jv_set(al, "uri", path[0] == '/' ? jv_strf("file://%s", path) : jv_str(path));
-	jv_set_int(jv_set(pl, "region", jv_object()), "startLine", line);
+	size_t rl = o && o->root ? strlen(o->root) : 0;
+	if (rl && strncmp(path, o->root, rl) == 0 && path[rl] == '/') {
+		jv_set_str(al, "uri", path + rl + 1);
+		jv_set_str(al, "uriBaseId", "SRCROOT");
+	} else {
+		jv_set(al, "uri", path[0] == '/' ? jv_strf("file://%s", path) : jv_str(path));
+	}
+	jv *rg = jv_set(pl, "region", jv_object());
+	jv_set_int(rg, "startLine", line);
+	const char *text = o ? jv_string(jv_at(jv_get(o->texts, path), (size_t)(line - 1))) : NULL;
+	if (text)
+		jv_set_str(jv_set(rg, "snippet", jv_object()), "text", text);
+	return loc;
+}
+
+/* Whole-kernel findings (occupancy, grid, roofline) have no line: the kernel itself. */
+static jv *kernel_location(const char *kernel)
+{
+	jv *loc = jv_object();
+	jv *ll = jv_push(jv_set(loc, "logicalLocations", jv_array()), jv_object());
+	jv_set_str(ll, "name", kernel ? kernel : "kernel");
+	jv_set_str(ll, "kind", "function");
 	return loc;
 }
 
@@ -97,7 +119,7 @@ static jv *message(const jv *rec)
 	return out;
 }
 
-static jv *result(const jv *rec)
+static jv *result(const jv *rec, const sarif_opts *o, const char *kernel)
 {
 	const jv *ev = jv_get(rec, "evidence");
 	const jv *hs = jv_get(ev, "hotspot");
@@ -114,13 +136,15 @@ static jv *result(const jv *rec)
 	long line = 0;
 	jv *props = jv_object();
 	if (sarif_split_source(src, &path, &line) == 0) {
-		jv_push(jv_set(r, "locations", jv_array()), location(path, line));
+		jv_push(jv_set(r, "locations", jv_array()), location(o, path, line));
 		jv_set(jv_set(r, "partialFingerprints", jv_object()), "flyprofRuleLine/v1",
 		       jv_strf("%s:%s:%ld", jv_string(jv_get(rec, "rule")), path, line));
-	} else
+	} else {
+		jv_push(jv_set(r, "locations", jv_array()), kernel_location(kernel));
 		jv_set(props, "no_location_reason",
 		       jv_string(jv_get(ev, "none_reason")) ? jv_copy(jv_get(ev, "none_reason"))
 							    : jv_str("no source line"));
+	}
 	free(path);
 	jv_set(props, "rank", jv_copy(jv_get(rec, "rank")));
 	jv_set(props, "class", jv_copy(jv_get(rec, "class")));
@@ -146,7 +170,60 @@ static jv *result(const jv *rec)
 	return r;
 }
 
+/* The directory SRCROOT stands for: o->root when every located file lies under it, else the
+ * deepest directory all located absolute paths share; NULL when there is none. Owned. */
+static char *common_root(const jv *recs, const char *want)
+{
+	char *root = want ? xstrdup(want) : NULL;
+	size_t n = root ? strlen(root) : 0;
+	while (n > 1 && root[n - 1] == '/')
+		root[--n] = '\0';
+	int first = !root;
+	for (size_t i = 0; i < jv_len(recs); i++) {
+		const jv *ev = jv_get(jv_at(recs, i), "evidence");
+		const jv *act = jv_get(ev, "actionable_source");
+		const char *src =
+		    act ? jv_string(act) : jv_string(jv_get(jv_get(ev, "hotspot"), "source"));
+		char *path = NULL;
+		long line = 0;
+		if (sarif_split_source(src, &path, &line) || path[0] != '/') {
+			free(path);
+			continue;
+		}
+		if (first) {
+			root = path;
+			char *slash = strrchr(root, '/');
+			*slash = '\0';
+			n = strlen(root);
+			first = 0;
+			continue;
+		}
+		if (want && !(strncmp(path, root, n) == 0 && path[n] == '/')) {
+			free(root); /* --worktree does not hold every file: fall back to the common
+				       one */
+			free(path);
+			return common_root(recs, NULL);
+		}
+		while (n && !(strncmp(path, root, n) == 0 && path[n] == '/')) {
+			char *sl = strrchr(root, '/');
+			n = sl ? (size_t)(sl - root) : 0;
+			root[n] = '\0';
+		}
+		free(path);
+	}
+	if (root && !*root) {
+		free(root);
+		return NULL;
+	}
+	return root;
+}
+
 jv *sarif_build(const jv *report)
+{
+	return sarif_build_opts(report, NULL);
+}
+
+jv *sarif_build_opts(const jv *report, const sarif_opts *opts)
 {
 	jv *doc = jv_object();
 	jv_set_str(doc, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
@@ -157,8 +234,20 @@ jv *sarif_build(const jv *report)
 	jv_set_str(drv, "version", FLYPROF_VERSION);
 	jv_set_str(drv, "informationUri", "docs/report.md");
 	jv *rules = jv_set(drv, "rules", jv_array());
-	jv *results = jv_set(run, "results", jv_array());
 	const jv *recs = jv_get(report, "recommendations");
+	sarif_opts o = {NULL, opts ? opts->texts : NULL};
+	char *root = common_root(recs, opts ? opts->root : NULL);
+	o.root = root;
+	if (root) {
+		jv *base =
+		    jv_set(jv_set(run, "originalUriBaseIds", jv_object()), "SRCROOT", jv_object());
+		jv_set(base, "uri", jv_strf("file://%s/", root));
+		jv_set_str(jv_set(base, "description", jv_object()), "text",
+			   "the kernel's source tree: --worktree when given and holding every "
+			   "located file, else the deepest directory they share");
+	}
+	const char *kernel = jv_string(jv_get(report, "kernel"));
+	jv *results = jv_set(run, "results", jv_array());
 	for (size_t i = 0; i < jv_len(recs); i++) {
 		const jv *rec = jv_at(recs, i);
 		int seen = 0;
@@ -166,8 +255,9 @@ jv *sarif_build(const jv *report)
 			seen |= jv_equal(jv_get(jv_at(rules, k), "id"), jv_get(rec, "rule"));
 		if (!seen)
 			jv_push(rules, descriptor(rec));
-		jv_push(results, result(rec));
+		jv_push(results, result(rec, &o, kernel));
 	}
+	free(root);
 	jv *props = jv_set(run, "properties", jv_object());
 	jv_set(props, "kernel",
 	       jv_get(report, "kernel") ? jv_copy(jv_get(report, "kernel")) : jv_null());

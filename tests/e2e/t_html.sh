@@ -68,6 +68,23 @@ else
 		expect "html: envelope names REPORT.html" "$(field data.artifacts.report_html)" "$ht_dir/softmax/REPORT.html"
 		[ -e "$ht_dir/softmax/.flyprof.lock" ] && notok "html: no .flyprof.lock left behind" ||
 			ok "html: no .flyprof.lock left behind"
+		# SARIF: every result located (a line under SRCROOT, or the kernel), line results with
+		# their source text as snippet
+		"$FLYPROF" report --bundle "$CORPUS/softmax" --out "$ht_dir/sf" --sarif "$ht_dir/s.sarif" >/dev/null 2>&1
+		n=0 unlocated=0 nosnip=0
+		while [ -n "$("$JCHECK" get "$ht_dir/s.sarif" "runs.0.results.$n.ruleId" 2>/dev/null)" ]; do
+			r="runs.0.results.$n.locations.0"
+			if [ -n "$("$JCHECK" get "$ht_dir/s.sarif" "$r.physicalLocation" 2>/dev/null)" ]; then
+				[ "$("$JCHECK" get "$ht_dir/s.sarif" "$r.physicalLocation.artifactLocation.uriBaseId")" = SRCROOT ] || unlocated=$((unlocated + 1))
+				[ -n "$("$JCHECK" get "$ht_dir/s.sarif" "$r.physicalLocation.region.snippet.text" 2>/dev/null)" ] || nosnip=$((nosnip + 1))
+			elif [ -z "$("$JCHECK" get "$ht_dir/s.sarif" "$r.logicalLocations.0.name" 2>/dev/null)" ]; then
+				unlocated=$((unlocated + 1))
+			fi
+			n=$((n + 1))
+		done
+		[ "$n" -gt 0 ] && ok "html: SARIF has results ($n)" || notok "html: SARIF has results"
+		expect "html: every SARIF result located (SRCROOT or the kernel)" "$unlocated" 0
+		expect "html: every SARIF line result has its snippet" "$nosnip" 0
 		hot=$("$JCHECK" get "$ht_dir/softmax/report.json" lines.0.line)
 		html_check softmax "$ht_dir/softmax" "$hot"
 		grep -q 'id="timeline"><h2>Wave timeline</h2><svg' "$ht_dir/softmax/REPORT.html" &&

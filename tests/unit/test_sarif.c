@@ -66,10 +66,15 @@ TEST(sarif_structure)
 		CHECK(lvl && (!strcmp(lvl, "warning") || !strcmp(lvl, "note")));
 		CHECK(jv_string(jv_get(jv_get(r, "message"), "text")) != NULL);
 		const jv *pl = jv_get(jv_at(jv_get(r, "locations"), 0), "physicalLocation");
+		/* relative to SRCROOT, the directory the located files share */
 		CHECK_STR(jv_string(jv_get(jv_get(pl, "artifactLocation"), "uri")),
-			  "file://" FIX_SRC);
+			  strrchr(FIX_SRC, '/') + 1);
+		CHECK_STR(jv_string(jv_get(jv_get(pl, "artifactLocation"), "uriBaseId")),
+			  "SRCROOT");
 		CHECK(jv_i64(jv_get(jv_get(pl, "region"), "startLine")) > 0);
 	}
+	const jv *base = jv_get(jv_get(run, "originalUriBaseIds"), "SRCROOT");
+	CHECK_STR(jv_string(jv_get(base, "uri")), "file:///x/kernels/");
 	const jv *pl0 = jv_get(jv_at(jv_get(jv_at(res, 0), "locations"), 0), "physicalLocation");
 	CHECK_INT(jv_i64(jv_get(jv_get(pl0, "region"), "startLine")), 42);
 	jv_free(s);
@@ -98,6 +103,37 @@ TEST(report_md_sections)
 		if (!strstr(t, want[i]))
 			t_fail(__FILE__, __LINE__, "REPORT.md lacks \"%s\"", want[i]);
 	sb_release(&md);
+	jv_free(rep);
+	jv_free(b);
+}
+
+TEST(sarif_worktree_root_and_snippet)
+{
+	jv *b = fixture_bubbles();
+	jv *rep = report_of(b);
+	jv *texts = jv_object();
+	jv *lines = jv_set(texts, FIX_SRC, jv_array());
+	for (int i = 1; i <= 50; i++)
+		jv_push(lines, jv_strf("line %d text", i));
+	sarif_opts o = {"/x/", texts};
+	jv *s = sarif_build_opts(rep, &o);
+	const jv *run = jv_at(jv_get(s, "runs"), 0);
+	CHECK_STR(jv_string(jv_get(jv_get(jv_get(run, "originalUriBaseIds"), "SRCROOT"), "uri")),
+		  "file:///x/");
+	const jv *pl = jv_get(jv_at(jv_get(jv_at(jv_get(run, "results"), 0), "locations"), 0),
+			      "physicalLocation");
+	CHECK_STR(jv_string(jv_get(jv_get(pl, "artifactLocation"), "uri")), "kernels/softmax.py");
+	CHECK_STR(jv_string(jv_get(jv_get(jv_get(pl, "region"), "snippet"), "text")),
+		  "line 42 text");
+	jv_free(s);
+	/* a worktree that does not hold the file is not used */
+	sarif_opts other = {"/elsewhere", texts};
+	s = sarif_build_opts(rep, &other);
+	run = jv_at(jv_get(s, "runs"), 0);
+	CHECK_STR(jv_string(jv_get(jv_get(jv_get(run, "originalUriBaseIds"), "SRCROOT"), "uri")),
+		  "file:///x/kernels/");
+	jv_free(s);
+	jv_free(texts);
 	jv_free(rep);
 	jv_free(b);
 }
