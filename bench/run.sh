@@ -2,7 +2,9 @@
 # Benchmarks of `bubbles` and `report` (not tests: they print figures and never fail on time).
 #   bench/run.sh [BUILD]        (make bench runs it on build/)
 # Environment: FLYPROF_CORPUS (default ../shared/corpus), BENCH_DIR (default /tmp), BENCH_SIZES
-# (MB of generated traces, default "256 1024 4096"), BENCH_RUNS (best of N, default 5).
+# (MB of generated traces, default "256 1024 4096"), BENCH_RUNS (best of N, default 5),
+# BENCH_PREV (another flyprof binary, e.g. the previous version's: its bubbles and report
+# outputs are compared byte for byte with this one's on every trace benchmarked).
 # Prints: the machine; the scanner vs the generic JSON parser; on the page-cached corpus
 # softmax trace, bubbles and report against the I/O floor (bench/io_floor: open and read the
 # same files, nothing else) at one thread and at all cores; on generated traces MB/s, the
@@ -56,6 +58,18 @@ interleave() {
 	done
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", (b > 0 ? a / b : 0)}'; }
+# same_as_prev COMMAND ARGS...: with BENCH_PREV set, whether this flyprof and BENCH_PREV print
+# the same document for the same command (a speed-up must not change a byte of output).
+same_as_prev() {
+	[ -n "${BENCH_PREV:-}" ] || return 0
+	"$FLY" "$@" >"$WORK/now.out" 2>/dev/null
+	"$BENCH_PREV" "$@" >"$WORK/prev.out" 2>/dev/null
+	if cmp -s "$WORK/now.out" "$WORK/prev.out"; then
+		echo "output of '$1' equal to BENCH_PREV's: yes"
+	else
+		echo "output of '$1' equal to BENCH_PREV's: NO"
+	fi
+}
 # peak RSS in MB of one run.
 rss_mb() {
 	"$B/bench/peak_rss" "$@" 2>&1 >/dev/null | sed -n 's/.*maxrss_kb=\([0-9]*\).*/\1/p' |
@@ -103,6 +117,8 @@ if [ -n "$soft" ]; then
 	echo "report/bubbles: threads 1 wall $(ratio "$W_rep1" "$W_bub1")x cpu $(ratio "$C_rep1" "$C_bub1")x;" \
 		"threads $cores wall $(ratio "$W_repN" "$W_bubN")x cpu $(ratio "$C_repN" "$C_bubN")x"
 	echo "bubbles peak RSS: $(rss_mb "$FLY" bubbles --bundle "$soft" --format json) MB"
+	same_as_prev bubbles --bundle "$soft" --format json --all
+	same_as_prev report --bundle "$soft" --out "$WORK/rep_cmp" --format json
 else
 	echo "== corpus not found at $CORPUS: softmax comparison skipped"
 fi
@@ -138,5 +154,6 @@ for size in $SIZES; do
 		"$(awk -v m="$mb" -v t="$C_bub" -v n="$(nproc)" 'BEGIN{printf "%.0f", n*m/t}')" \
 		"$(ratio "$W_bub" "$W_floor")x" \
 		"$(awk -v m="$mb" -v t="$W_bub" 'BEGIN{printf "%.3f", 1000*t/m}')" "$r"
+	same_as_prev bubbles --bundle "$d" --format json --all
 	rm -rf "$d"
 done
