@@ -236,6 +236,41 @@ char **file_list_dir(const char *dir, size_t *n, fp_err *e)
 	return names;
 }
 
+char **file_list_subdirs(const char *dir, size_t *n, fp_err *e)
+{
+	DIR *d = opendir(dir);
+	*n = 0;
+	if (!d) {
+		fp_fail(e, errno == ENOENT ? ERR_NO_ARTIFACT : ERR_IO_ERROR, "%s: %s", dir,
+			strerror(errno));
+		return NULL;
+	}
+	size_t cap = 0;
+	char **names = NULL;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (de->d_type != DT_DIR) {
+			if (de->d_type != DT_UNKNOWN && de->d_type != DT_LNK)
+				continue;
+			char *p = path_join(dir, de->d_name);
+			int is_dir = file_is_dir(p);
+			free(p);
+			if (!is_dir)
+				continue;
+		}
+		names = xgrow(names, &cap, *n + 1, sizeof *names);
+		names[(*n)++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(names, *n, sizeof *names, cmp_names);
+	else
+		names = xgrow(names, &cap, 1, sizeof *names);
+	return names;
+}
+
 void file_list_free(char **names, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -35,6 +35,10 @@ void file_unlock_dir(const char *dir, int fd);
 /* Sorted list of the names in a directory (without . and ..); caller frees with
  * file_list_free. Returns NULL with IO_ERROR on failure. */
 char **file_list_dir(const char *dir, size_t *n, fp_err *e);
+/* The same restricted to entries that are directories (symbolic links followed, as
+ * file_is_dir does), telling them apart by the directory entry's type where the file system
+ * gives it: no stat per entry, which matters in a dispatch directory of thousands of files. */
+char **file_list_subdirs(const char *dir, size_t *n, fp_err *e);
 void file_list_free(char **names, size_t n);
 
 #endif

@@ -86,10 +86,15 @@ static char *find_in(const char *dir, const char *suffix)
 			found = xstrdup(p);
 		free(p);
 	}
-	/* One level down: rocprofv3's -o prefix puts files under <dir>/<hostname>/. */
+	/* One level down: rocprofv3's -o prefix puts files under <dir>/<hostname>/. Only the
+	 * subdirectories are looked at (a dispatch directory holds thousands of wave files). */
+	if (names)
+		file_list_free(names, n);
+	names = found ? NULL : file_list_subdirs(dir, &n, &e);
+	fp_err_clear(&e);
 	for (size_t i = 0; names && i < n && !found; i++) {
 		char *p = path_join(dir, names[i]);
-		if (strncmp(names[i], "ui_output_", 10) != 0 && file_is_dir(p)) {
+		if (strncmp(names[i], "ui_output_", 10) != 0) {
 			size_t m = 0;
 			char **sub = file_list_dir(p, &m, &e);
 			fp_err_clear(&e);
