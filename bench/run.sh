@@ -4,7 +4,9 @@
 # Environment: FLYPROF_CORPUS (default ../shared/corpus), BENCH_DIR (default /tmp), BENCH_SIZES
 # (MB of generated traces, default "256 1024 4096"), BENCH_RUNS (best of N, default 5),
 # BENCH_PREV (another flyprof binary, e.g. the previous version's: its bubbles and report
-# outputs are compared byte for byte with this one's on every trace benchmarked).
+# outputs are compared byte for byte with this one's on every trace benchmarked), BENCH_DATA
+# (a directory where generated traces are kept as g<MB> and reused by later runs: gen_att is
+# deterministic, and a 4 GB trace takes minutes to write on a busy machine).
 # Prints: the machine; the scanner vs the generic JSON parser; on the page-cached corpus
 # softmax trace, bubbles and report against the I/O floor (bench/io_floor: open and read the
 # same files, nothing else) at one thread and at all cores; on generated traces MB/s, the
@@ -134,13 +136,18 @@ for size in $SIZES; do
 		echo "$size MB: skipped ($avail MB free, want $need)"
 		continue
 	fi
-	d="$WORK/g$size"
+	d="${BENCH_DATA:-$WORK}/g$size"
 	g0=$(date +%s.%N)
-	"$B/bench/gen_att" --out "$d" --raw --waves 2048 --size-mb "$size" >/dev/null 2>"$WORK/gen.log" || {
-		cat "$WORK/gen.log"
-		continue
-	}
-	gs=$(awk -v a="$g0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
+	gs=kept
+	if ! [ -f "$d/code.json" ]; then
+		rm -rf "$d"
+		"$B/bench/gen_att" --out "$d" --raw --waves 2048 --size-mb "$size" >/dev/null \
+			2>"$WORK/gen.log" || {
+			cat "$WORK/gen.log"
+			continue
+		}
+		gs=$(awk -v a="$g0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
+	fi
 	mb=$(mb_of "$d")
 	catall "$d"
 	interleave floor "'$B/bench/io_floor' --threads $(nproc) '$d'" \
@@ -155,5 +162,5 @@ for size in $SIZES; do
 		"$(ratio "$W_bub" "$W_floor")x" \
 		"$(awk -v m="$mb" -v t="$W_bub" 'BEGIN{printf "%.3f", 1000*t/m}')" "$r"
 	same_as_prev bubbles --bundle "$d" --format json --all
-	rm -rf "$d"
+	[ -n "${BENCH_DATA:-}" ] || rm -rf "$d"
 done
