@@ -11,6 +11,7 @@
 #include "core/analysis/isa_facts.h"
 #include "core/analysis/launch_geometry.h"
 #include "core/analysis/roofline.h"
+#include "core/analysis/wave_facts.h"
 #include "core/diagnose/diff.h"
 #include "core/diagnose/kernel_traits.h"
 #include "core/hw/occupancy.h"
@@ -253,12 +254,23 @@ static jv *facts_obj(cmd_ctx *ctx, gathered *g, const analysis_input *in)
 		if (c && strcmp(c, "valu") == 0)
 			valu_top = top;
 	}
-	jv_set(f, "isa_facts", isa_facts_build(in->trace, hot, valu_top));
+	jv *isa = jv_set(f, "isa_facts", isa_facts_build(in->trace, hot, valu_top));
+	jv_set(isa, "waits", isa_wait_facts(jv_get(g->bubbles, "waits")));
 	jv *lg =
 	    launch_geometry_build(g->spec, &in->trace->res, jv_get(g->occupancy, "theoretical"),
 				  jv_get(g->occupancy, "observed"));
 	if (lg)
 		jv_set(f, "launch_geometry", lg);
+	/* one more pass over the wave files: idle waves and exposed stall */
+	jv *wf = NULL, *ex = NULL;
+	fp_err e = FP_ERR_INIT;
+	if (in->trace->dir &&
+	    wave_facts_and_exposed(in->trace->dir, in->trace, &wf, &ex, &e) == 0) {
+		jv_set(f, "wave_facts", wf);
+		jv_set(f, "exposed_stall", ex);
+	} else if (in->trace->dir)
+		ctx_warn(ctx, "idle waves and exposed stall skipped: %s", e.message);
+	fp_err_clear(&e);
 	char from[256];
 	roofline_inputs ri = {.soc = g->spec,
 			      .isa_facts = jv_get(f, "isa_facts"),

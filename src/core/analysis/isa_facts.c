@@ -116,6 +116,16 @@ int isa_is_transcendental(const char *isa)
 	return 0;
 }
 
+int isa_is_lds_dma(const char *isa)
+{
+	if (!isa || (!starts(isa, "buffer_load") && !starts(isa, "global_load")))
+		return 0;
+	for (const char *p = strstr(isa, " lds"); p; p = strstr(p + 1, " lds"))
+		if (p[4] == '\0' || p[4] == ' ' || p[4] == ',')
+			return 1;
+	return 0;
+}
+
 int isa_is_crosslane(const char *isa)
 {
 	return isa && (starts(isa, "ds_bpermute") || starts(isa, "ds_permute") ||
@@ -269,7 +279,7 @@ static jv *loop_facts(const trace_dispatch *d)
 static jv *vmem_facts(const trace_dispatch *d)
 {
 	int64_t entry = -1;
-	double load_b = 0, store_b = 0, loads = 0, cl = 0;
+	double load_b = 0, store_b = 0, loads = 0, cl = 0, dma = 0;
 	for (size_t i = 0; i < d->n_insts; i++) {
 		const trace_inst *t = &d->insts[i];
 		if (t->is_label || !t->isa)
@@ -285,6 +295,8 @@ static jv *vmem_facts(const trace_dispatch *d)
 			load_b += (double)b * 64.0 * (double)t->hits, loads += (double)t->hits;
 		if (isa_is_crosslane(t->isa))
 			cl += (double)t->hits;
+		if (isa_is_lds_dma(t->isa))
+			dma += (double)t->hits;
 	}
 	jv *o = jv_object();
 	double w = entry > 0 ? (double)entry : 0;
@@ -293,6 +305,7 @@ static jv *vmem_facts(const trace_dispatch *d)
 	jv_set_round(o, "store_bytes_per_wave", w > 0 ? store_b / w : 0, 1);
 	jv_set_round(o, "loads_per_wave", w > 0 ? loads / w : 0, 2);
 	jv_set_round(o, "crosslane_per_wave", w > 0 ? cl / w : 0, 2);
+	jv_set_round(o, "lds_dma_loads_per_wave", w > 0 ? dma / w : 0, 2);
 	jv_set_str(o, "basis",
 		   "executed VMEM loads/stores: bytes per lane of the opcode x 64 lanes x hits / "
 		   "traced waves (the entry instruction's hits); assumes every lane active");
@@ -427,5 +440,55 @@ jv *isa_facts_build(const trace_dispatch *d, int64_t hot_wait_line, const jv *va
 		   "all)");
 	jv_set(o, "loop", loop_facts(d));
 	jv_set(o, "valu", valu_facts(valu_top));
+	return o;
+}
+
+/* Whether any listed producer of a wait matches. */
+static int producers_any(const jv *w, int (*pred)(const char *))
+{
+	const jv *ps = jv_get(w, "producers");
+	for (size_t i = 0; i < jv_len(ps); i++)
+		if (pred(jv_string(jv_get(jv_at(ps, i), "isa"))))
+			return 1;
+	return 0;
+}
+
+static int is_store_isa(const char *isa)
+{
+	int st = 0;
+	return isa_vmem_bytes(isa, &st) && st;
+}
+
+static int is_kernarg_load(const char *isa)
+{
+	return isa && starts(isa, "s_load");
+}
+
+jv *isa_wait_facts(const jv *waits)
+{
+	double all = 0, cl = 0, st = 0, ka = 0;
+	for (size_t i = 0; i < jv_len(waits); i++) {
+		const jv *w = jv_at(waits, i);
+		const jv *sp = jv_get(w, "split");
+		all += jv_num(jv_get(w, "stall"));
+		if (producers_any(w, isa_is_crosslane))
+			cl += jv_num(jv_get(sp, "lds"));
+		if (producers_any(w, is_store_isa))
+			st += jv_num(jv_get(sp, "memory"));
+		if (producers_any(w, is_kernarg_load))
+			ka += jv_num(jv_get(sp, "smem"));
+	}
+	jv *o = jv_object();
+	jv_set_round(o, "crosslane_pct", all > 0 ? 100.0 * cl / all : 0, 2);
+	jv_set_round(o, "store_pct", all > 0 ? 100.0 * st / all : 0, 2);
+	jv_set_round(o, "kernarg_pct", all > 0 ? 100.0 * ka / all : 0, 2);
+	jv_set_int(o, "waits_listed", (int64_t)jv_len(waits));
+	jv_set_str(
+	    o, "basis",
+	    "over the listed waits (bubbles.waits, hottest first): the LDS part of the waits "
+	    "whose producers include ds_bpermute/ds_permute/ds_swizzle, the memory part of "
+	    "those whose producers include a VMEM store (gfx9 counts stores in vmcnt), the "
+	    "SMEM part of those waiting on s_load (kernel arguments), as % of the listed "
+	    "waits' stall");
 	return o;
 }

@@ -46,6 +46,8 @@ int isa_vmem_bytes(const char *isa, int *is_store);
 int isa_waitcnt_vmcnt(const char *isa);
 /* 1 for transcendental and division VALU ops (the ones fastmath changes). */
 int isa_is_transcendental(const char *isa);
+/* 1 for a global->LDS load (buffer_load / global_load with the " lds" modifier). */
+int isa_is_lds_dma(const char *isa);
 /* 1 for LDS-crossbar cross-lane moves (ds_bpermute / ds_permute / ds_swizzle). */
 int isa_is_crosslane(const char *isa);
 
@@ -58,5 +60,9 @@ void isa_resources_merge(trace_resources *r, const isa_regs *isa, jv *out, jv *w
  * class's hottest instruction (-1 if none); `valu_top` the VALU class's top list (may be
  * NULL). */
 jv *isa_facts_build(const trace_dispatch *d, int64_t hot_wait_line, const jv *valu_top);
+
+/* What the listed waits (bubbles.waits) wait on: crosslane_pct, store_pct, kernarg_pct (% of
+ * their stall; see isa_facts.c for the split used). */
+jv *isa_wait_facts(const jv *waits);
 
 #endif

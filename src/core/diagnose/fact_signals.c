@@ -1,6 +1,7 @@
 /* The fact signals and pseudo classes (fact_signals.h): one table each. */
 #include "core/diagnose/fact_signals.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const fact_signal fact_signal_table[] = {
@@ -26,6 +27,9 @@ const fact_signal fact_signal_table[] = {
      "executes: 100 means every load of the wave is already in flight together"},
     {"isa.max_bytes_in_flight", "isa_facts.loads_in_flight.max_bytes_per_lane",
      "bytes per lane of those loads"},
+    {"isa.lds_dma_per_wave", "isa_facts.vmem.lds_dma_loads_per_wave",
+     "executed global->LDS loads (buffer_load ... lds) per wave: the kernel already uses LDS "
+     "DMA"},
     {"loop.iterations_per_wave", "isa_facts.loop.iterations_per_wave",
      "the busiest backward branch's hits / the entry's hits"},
     {"loop.multi_buffered", "isa_facts.loop.multi_buffered",
@@ -53,8 +57,46 @@ const fact_signal fact_signal_table[] = {
      "bytes in flight per CU as % of what the HBM peak needs at the assumed load latency "
      "(Little's law)"},
     {"exposed.pct_of_simd_time", "exposed_stall.exposed_pct_of_simd_time",
-     "% of SIMD busy time in which no wave issued while one was stalled"},
+     "% of the traced SIMDs' time in which no wave issued while one was stalled"},
     {NULL, NULL, NULL}};
+
+/* Per-class fact signals "<native AMD class>.<suffix>", from the class lists of wave_facts
+ * and exposed_stall. */
+static const struct {
+	const char *suffix, *facts, *key, *meaning;
+} per_class[] = {
+    {"idle_wave_share", "wave_facts", "idle_wave_share_pct",
+     "% of the class's stall spent in waves that did no work"},
+    {"exposed_pct_of_stall", "exposed_stall", "exposed_pct_of_stall",
+     "% of the class's summed stall that no other wave hid (exposed)"},
+    {"exposed_pct_of_simd_time", "exposed_stall", "exposed_pct_of_simd_time",
+     "the class's exposed stall as % of the traced SIMDs' time: the wall-time share removing "
+     "it could save"},
+    {NULL, NULL, NULL, NULL}};
+
+int fact_class_suffix_known(const char *suffix)
+{
+	for (size_t i = 0; per_class[i].suffix; i++)
+		if (strcmp(per_class[i].suffix, suffix) == 0)
+			return 1;
+	return 0;
+}
+
+static void per_class_signals(jv *signals, const jv *facts)
+{
+	char key[96];
+	for (size_t i = 0; per_class[i].suffix; i++) {
+		const jv *arr = jv_get(jv_get(facts, per_class[i].facts), "classes");
+		for (size_t k = 0; k < jv_len(arr); k++) {
+			const char *c = jv_string(jv_get(jv_at(arr, k), "class"));
+			const jv *v = jv_get(jv_at(arr, k), per_class[i].key);
+			if (!c || !jv_is_num(v))
+				continue;
+			snprintf(key, sizeof key, "%s.%s", c, per_class[i].suffix);
+			jv_set(signals, key, jv_copy(v));
+		}
+	}
+}
 
 static const fact_pseudo pseudo[] = {
     {"occupancy", NULL,
@@ -113,6 +155,7 @@ void fact_signals_add(jv *signals, const jv *facts, const jv *occupancy)
 		else if (jv_is_num(v))
 			jv_set(signals, f->name, jv_copy(v));
 	}
+	per_class_signals(signals, facts);
 	const jv *th = jv_get(jv_get(occupancy, "theoretical"), "waves_per_simd");
 	const jv *pk = jv_get(jv_get(jv_get(occupancy, "observed"), "per_simd"), "peak");
 	if (jv_is_num(th) && jv_is_num(pk))

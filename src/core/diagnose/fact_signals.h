@@ -31,6 +31,10 @@ typedef struct fact_pseudo {
 } fact_pseudo;
 
 int fact_signal_known(const char *name);
+/* 1 when "<native AMD class>.<suffix>" is a per-class fact signal (idle_wave_share,
+ * exposed_pct_of_stall, exposed_pct_of_simd_time). A class absent from the facts has no
+ * signal. */
+int fact_class_suffix_known(const char *suffix);
 /* The pseudo class entry of `klass`, or NULL when it is not one. */
 const fact_pseudo *fact_pseudo_class(const char *klass);
 

@@ -170,6 +170,45 @@ static double dependency_stall(const jv *b)
 	return s;
 }
 
+/* Beside the summed bound: the class's exposed stall (cycles no other wave hid) as a share of
+ * the traced SIMDs' time, the wall-time estimate (docs/diagnosis.md). */
+static int exposed_gain(jv *g, const char *klass, const jv *signals)
+{
+	char k1[96], k2[96];
+	snprintf(k1, sizeof k1, "%s.exposed_pct_of_simd_time", klass);
+	snprintf(k2, sizeof k2, "%s.exposed_pct_of_stall", klass);
+	const jv *ex = jv_get(signals, k1);
+	if (!jv_is_num(ex))
+		return 0;
+	jv_set_round(g, "exposed_pct", jv_num(ex), 2);
+	jv_set(g, "exposed_pct_of_stall",
+	       jv_is_num(jv_get(signals, k2)) ? jv_copy(jv_get(signals, k2)) : jv_null());
+	jv_set_str(g, "exposed_basis",
+		   "the class's exposed stall (cycles in which no wave of the SIMD issued while "
+		   "this class stalled) / the traced SIMDs' time: the wall-time share removing it "
+		   "could save (report.json exposed_stall); recommendations are ranked by it");
+	return 1;
+}
+
+/* Exposed vmem_wait + lds_wait + smem_wait + barrier as % of the traced SIMDs' time, or -1
+ * without exposed stall. */
+static double exposed_dependency(const jv *signals)
+{
+	static const char *const dep[] = {"vmem_wait", "lds_wait", "smem_wait", "barrier"};
+	double s = 0;
+	int any = 0;
+	char k[96];
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(k, sizeof k, "%s.exposed_pct_of_simd_time", dep[i]);
+		const jv *v = jv_get(signals, k);
+		any |= jv_is_num(v);
+		s += jv_num(v);
+	}
+	if (!any && jv_is_num(jv_get(signals, "exposed.pct_of_simd_time")))
+		return 0; /* waves merged, no dependency class stalled */
+	return any ? s : -1;
+}
+
 /* Fills the gain object and returns the ranking key. */
 static double gain(const rule *ru, const jv *b, const jv *signals, const jv *occupancy, jv *g)
 {
@@ -186,13 +225,25 @@ static double gain(const rule *ru, const jv *b, const jv *signals, const jv *occ
 			    : w.samples ? MAX_WARPS_PER_SMSP_DEFAULT
 					: MAX_WAVES_PER_SIMD_DEFAULT;
 		double free_frac = mx > 0 && wv < mx ? 1.0 - wv / mx : 0.0;
-		up = pct(dependency_stall(b), lat) * free_frac;
+		double exposed = exposed_dependency(signals);
 		jv_set_str(g, "kind", "upper_bound_estimate");
-		jv_set_str(g, "basis",
-			   "dependency stall (AMD vmem_wait+lds_wait+smem_wait+barrier; NVIDIA "
-			   "long_scoreboard+short_scoreboard+imc_miss+barrier) share of "
-			   "totals.latency x (1 - theoretical/max waves per SIMD): more resident "
-			   "waves can at most hide the dependency stalls");
+		if (exposed >= 0) {
+			up = exposed * free_frac;
+			jv_set_str(
+			    g, "basis",
+			    "exposed dependency stall (vmem_wait+lds_wait+smem_wait+barrier "
+			    "cycles no other wave hid) as % of the traced SIMDs' time x (1 - "
+			    "theoretical/max waves per SIMD): more resident waves can at most "
+			    "hide the stall that is not hidden yet");
+		} else {
+			up = pct(dependency_stall(b), lat) * free_frac;
+			jv_set_str(
+			    g, "basis",
+			    "dependency stall (AMD vmem_wait+lds_wait+smem_wait+barrier; NVIDIA "
+			    "long_scoreboard+short_scoreboard+imc_miss+barrier) share of "
+			    "totals.latency x (1 - theoretical/max waves per SIMD): more "
+			    "resident waves can at most hide the dependency stalls");
+		}
 		key = up * ru->priority;
 	} else if (strcmp(ru->klass, "roofline") == 0 &&
 		   jv_is_num(jv_get(signals, "counters.pct_of_hbm_roof"))) {
@@ -222,6 +273,10 @@ static double gain(const rule *ru, const jv *b, const jv *signals, const jv *occ
 				 "stall cycle of the class cannot save more; the wall-time "
 				 "gain is usually smaller");
 		key = up;
+		/* rank by the wall-time estimate when the waves were merged: stall other waves
+		 * hid costs no time */
+		if (exposed_gain(g, ru->klass, signals))
+			key = jv_num(jv_get(g, "exposed_pct"));
 	}
 	/* No change that keeps the bytes moved can beat the memory roof: cap every other gain
 	 * at the roofline's headroom (an estimate, labelled as such). */
@@ -233,9 +288,11 @@ static double gain(const rule *ru, const jv *b, const jv *signals, const jv *occ
 			       "of the HBM peak, so keeping the same bytes it can gain at most "
 			       "%.1f%% (report.json roofline)",
 			       jv_num(jv_get(signals, "roofline.pct_of_hbm")), jv_num(head)));
-		key = key * jv_num(head) / up;
+		key = key < jv_num(head) ? key : jv_num(head);
 		up = jv_num(head);
 	}
+	if (jv_is_num(head) && jv_num(jv_get(g, "exposed_pct")) > jv_num(head))
+		jv_set_round(g, "exposed_pct", jv_num(head), 2);
 	jv_set_round(g, "upper_bound_pct", up, 2);
 	jv_set_str(g, "denominator", w.totals);
 	return key;

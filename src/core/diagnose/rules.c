@@ -78,6 +78,8 @@ int rules_signal_known(const char *name)
 		return 0;
 	size_t n = (size_t)(dot - name);
 	const char *suffix = dot + 1;
+	if (in_list(rules_native_classes, name, n) && fact_class_suffix_known(suffix))
+		return 1;
 	if (in_list(rules_native_classes, name, n) || in_list(rules_nvidia_classes, name, n))
 		return strcmp(suffix, "pct_of_stall") == 0 ||
 		       strcmp(suffix, "stall_pct_of_latency") == 0 ||

@@ -1,0 +1,200 @@
+/* Exposed stall by merging the waves of one SIMD (exposed_stall.h). */
+#include "core/analysis/exposed_stall.h"
+
+#include "base/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ev {
+	int64_t t;
+	int kind;  /* 0 issue, 1 stall */
+	int delta; /* +1 start, -1 end */
+	long inst; /* index into d->insts, -1 when the line is unknown */
+	int cls;
+} ev;
+
+static int ev_cmp(const void *pa, const void *pb)
+{
+	const ev *a = pa, *b = pb;
+	return (a->t > b->t) - (a->t < b->t);
+}
+
+void exposed_init(exposed_acc *a, const trace_dispatch *d)
+{
+	memset(a, 0, sizeof *a);
+	a->d = d;
+	a->line_exposed = xcalloc(d->n_insts ? d->n_insts : 1, sizeof *a->line_exposed);
+	a->line_stall = xcalloc(d->n_insts ? d->n_insts : 1, sizeof *a->line_stall);
+}
+
+void exposed_release(exposed_acc *a)
+{
+	free(a->line_exposed);
+	free(a->line_stall);
+	memset(a, 0, sizeof *a);
+}
+
+static int class_of(const trace_dispatch *d, long i)
+{
+	if (i < 0)
+		return TAX_OTHER;
+	int k = d->insts[i].klass;
+	return k >= 0 && k < TAX__COUNT ? k : TAX_OTHER;
+}
+
+/* The stalled records active now: (inst, class, count), at most one per wave. */
+typedef struct active {
+	long inst;
+	int cls, n;
+} active;
+
+static void active_add(active *act, size_t *n, size_t cap, long inst, int cls, int delta)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (act[i].inst == inst && act[i].cls == cls) {
+			act[i].n += delta;
+			if (act[i].n <= 0)
+				act[i] = act[--*n];
+			return;
+		}
+	if (delta > 0 && *n < cap) /* overlapping stalls of one wave (a malformed file) */
+		act[(*n)++] = (active){inst, cls, delta};
+}
+
+static void segment(exposed_acc *a, int64_t len, int issuing, const active *act, size_t n_act)
+{
+	if (len <= 0)
+		return;
+	if (issuing > 0) {
+		a->issue += len;
+		return;
+	}
+	int total = 0;
+	for (size_t i = 0; i < n_act; i++)
+		total += act[i].n;
+	if (total <= 0) {
+		a->empty += len;
+		return;
+	}
+	a->exposed += (double)len;
+	for (size_t i = 0; i < n_act; i++) {
+		double share = (double)len * act[i].n / total;
+		a->cls_exposed[act[i].cls] += share;
+		if (act[i].inst >= 0)
+			a->line_exposed[act[i].inst] += share;
+	}
+}
+
+void exposed_group(exposed_acc *a, const wave_group *g)
+{
+	size_t n_ev = 0, cap = 0;
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	for (size_t w = 0; w < g->n; w++) {
+		cap += 4 * g->waves[w].n_insts;
+		lo = g->waves[w].begin < lo ? g->waves[w].begin : lo;
+		hi = g->waves[w].end > hi ? g->waves[w].end : hi;
+	}
+	if (!g->n || hi <= lo)
+		return;
+	ev *evs = xcalloc(cap ? cap : 1, sizeof *evs);
+	for (size_t w = 0; w < g->n; w++)
+		for (size_t r = 0; r < g->waves[w].n_insts; r++) {
+			const att_wave_inst *in = &g->waves[w].insts[r];
+			long i = in->line > 0 ? trace_find_line(a->d, in->line) : -1;
+			int c = class_of(a->d, i);
+			int64_t st = in->stall > 0 ? in->stall : 0;
+			if (st > 0) {
+				a->cls_stall[c] += (double)st;
+				if (i >= 0)
+					a->line_stall[i] += (double)st;
+				evs[n_ev++] = (ev){in->time, 1, +1, i, c};
+				evs[n_ev++] = (ev){in->time + st, 1, -1, i, c};
+			}
+			if (in->duration > st) {
+				evs[n_ev++] = (ev){in->time + st, 0, +1, -1, 0};
+				evs[n_ev++] = (ev){in->time + in->duration, 0, -1, -1, 0};
+			}
+		}
+	qsort(evs, n_ev, sizeof *evs, ev_cmp);
+	active *act = xcalloc(g->n + 1, sizeof *act);
+	size_t n_act = 0;
+	int issuing = 0;
+	int64_t prev = lo;
+	for (size_t k = 0; k < n_ev;) {
+		int64_t t = evs[k].t < lo ? lo : evs[k].t > hi ? hi : evs[k].t;
+		segment(a, t - prev, issuing, act, n_act);
+		prev = t > prev ? t : prev;
+		for (int64_t now = evs[k].t; k < n_ev && evs[k].t == now; k++) {
+			if (evs[k].kind == 0)
+				issuing += evs[k].delta;
+			else
+				active_add(act, &n_act, g->n + 1, evs[k].inst, evs[k].cls,
+					   evs[k].delta);
+		}
+	}
+	segment(a, hi - prev, issuing, act, n_act);
+	a->window += hi - lo;
+	a->simds++;
+	free(act);
+	free(evs);
+}
+
+static double pct(double part, double whole)
+{
+	return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+static int dbl_desc(const void *pa, const void *pb, void *arg)
+{
+	const double *v = arg;
+	long a = *(const long *)pa, b = *(const long *)pb;
+	return (v[b] > v[a]) - (v[b] < v[a]);
+}
+
+jv *exposed_to_json(const exposed_acc *a, size_t top_lines)
+{
+	jv *o = jv_object();
+	jv_set_int(o, "simds", (int64_t)a->simds);
+	jv_set_int(o, "window_cycles", a->window);
+	jv_set_int(o, "issue_cycles", a->issue);
+	jv_set_round(o, "exposed_cycles", a->exposed, 0);
+	jv_set_int(o, "empty_cycles", a->empty);
+	jv_set_round(o, "exposed_pct_of_simd_time", pct(a->exposed, (double)a->window), 2);
+	jv *cls = jv_set(o, "classes", jv_array());
+	for (int c = 0; c < TAX__COUNT; c++) {
+		if (a->cls_stall[c] <= 0 && a->cls_exposed[c] <= 0)
+			continue;
+		jv *e = jv_push(cls, jv_object());
+		jv_set_str(e, "class", tax_class_name((tax_class)c));
+		jv_set_round(e, "stall", a->cls_stall[c], 0);
+		jv_set_round(e, "exposed", a->cls_exposed[c], 1);
+		jv_set_round(e, "exposed_pct_of_stall", pct(a->cls_exposed[c], a->cls_stall[c]), 2);
+		jv_set_round(e, "exposed_pct_of_simd_time",
+			     pct(a->cls_exposed[c], (double)a->window), 2);
+	}
+	size_t n = a->d->n_insts;
+	long *idx = xcalloc(n ? n : 1, sizeof *idx);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (long)i;
+	qsort_r(idx, n, sizeof *idx, dbl_desc, a->line_exposed);
+	jv *lines = jv_set(o, "lines", jv_array());
+	for (size_t k = 0; k < n && k < top_lines && a->line_exposed[idx[k]] > 0; k++) {
+		const trace_inst *t = &a->d->insts[idx[k]];
+		jv *e = jv_push(lines, jv_object());
+		jv_set_int(e, "code_line", t->code_line);
+		jv_set_str(e, "isa", t->isa ? t->isa : "");
+		jv_set_str(e, "source", t->source ? t->source : "");
+		jv_set_str(e, "class", tax_class_name((tax_class)class_of(a->d, idx[k])));
+		jv_set_round(e, "stall", a->line_stall[idx[k]], 0);
+		jv_set_round(e, "exposed", a->line_exposed[idx[k]], 1);
+	}
+	free(idx);
+	jv_set_str(
+	    o, "definition",
+	    "per SIMD, waves merged: a cycle in which no wave issued (time + stall to time + "
+	    "duration) while some were stalled (time to time + stall) is exposed, split "
+	    "equally between the stalled waves' classes and lines; window = first wave "
+	    "begin to last wave end per SIMD, summed over traced SIMDs");
+	return o;
+}

@@ -1,0 +1,29 @@
+/* Wave scan: every wave file of a dispatch directory (se<SE>_sm<SIMD>_sl<SLOT>_wv<N>.json),
+ * read one SIMD at a time and handed to a callback with all the waves that ran on that SIMD, so
+ * analyses that need the waves of one SIMD side by side (exposed stall) or per wave (idle waves)
+ * share one pass. Memory is bounded by the largest SIMD group, not the dispatch.
+ *
+ * Groups are (SE, SIMD) from the file name and the wave's CU; within a group waves are in file
+ * name order. A malformed file is BAD_INPUT (its name and offset); files whose names do not
+ * match are ignored. */
+#ifndef FLYPROF_CORE_ANALYSIS_WAVE_SCAN_H
+#define FLYPROF_CORE_ANALYSIS_WAVE_SCAN_H
+
+#include "base/err.h"
+#include "read/amd/att_wave.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct wave_group {
+	int64_t se, cu, simd;
+	const att_wave *waves;
+	size_t n;
+} wave_group;
+
+typedef void (*wave_group_fn)(void *ctx, const wave_group *g);
+
+/* Returns 0, or -1 with e set (the directory unreadable, a malformed wave file). */
+int wave_scan(const char *dir, wave_group_fn fn, void *ctx, fp_err *e);
+
+#endif
