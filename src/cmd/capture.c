@@ -18,10 +18,13 @@ static void move_warnings(cmd_ctx *ctx, capture_req *q)
 int cmd_capture(cmd_ctx *ctx)
 {
 	capture_req q;
-	const capture_ops *ops = capture_req_init(ctx, &q, 0);
+	const backend *ops = capture_req_init(ctx, &q, 0);
 	if (!ops)
 		return -1;
-	int rc = ops->capture(&q, ctx->data, &ctx->err);
+	jv *out = NULL;
+	int rc = ops->capture(&q, &out, &ctx->err);
+	jv_free(ctx->data);
+	ctx->data = out ? out : jv_object();
 	move_warnings(ctx, &q);
 	capture_req_release(&q);
 	return rc;

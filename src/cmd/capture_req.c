@@ -61,10 +61,10 @@ static int open_bundle(capture_req *q, fp_err *e)
 	return 0;
 }
 
-const capture_ops *capture_req_init(cmd_ctx *ctx, capture_req *q, int kernel_from_bundle)
+const backend *capture_req_init(cmd_ctx *ctx, capture_req *q, int kernel_from_bundle)
 {
 	memset(q, 0, sizeof *q);
-	const capture_ops *ops = capture_backend_for(opts_str(&ctx->opts, "backend"), &ctx->err);
+	const backend *ops = capture_backend_for(opts_str(&ctx->opts, "backend"), &ctx->err);
 	if (!ops)
 		return NULL;
 	const char *bdir = opts_str(&ctx->opts, "bundle");

@@ -10,7 +10,7 @@
 /* Fills q from ctx and opens the bundle for writing (ctx->bundle, recorded and closed by
  * main). kernel may come from the bundle's capture.json when `kernel_from_bundle` is set and
  * no positional was given. Returns the backend, or NULL with ctx->err set. */
-const capture_ops *capture_req_init(cmd_ctx *ctx, capture_req *q, int kernel_from_bundle);
+const backend *capture_req_init(cmd_ctx *ctx, capture_req *q, int kernel_from_bundle);
 void capture_req_release(capture_req *q);
 
 #endif

@@ -13,10 +13,14 @@ const opt_spec counters_opts[] = {
 int cmd_counters(cmd_ctx *ctx)
 {
 	capture_req q;
-	const capture_ops *ops = capture_req_init(ctx, &q, 1);
+	const backend *ops = capture_req_init(ctx, &q, 1);
 	if (!ops)
 		return -1;
-	int rc = ops->counters(&q, ctx->data, &ctx->err);
+	struct backend_counters_req cr = {q};
+	jv *out = NULL;
+	int rc = ops->counters(&cr, &out, &ctx->err);
+	jv_free(ctx->data);
+	ctx->data = out ? out : jv_object();
 	for (size_t i = 0; i < jv_len(q.warnings); i++)
 		ctx_warn(ctx, "%s", jv_string(jv_at(q.warnings, i)));
 	if (rc == 0) {

@@ -202,7 +202,7 @@ static void base_args(argvec *a, const cmd_ctx *ctx, const char *cmd, const char
 }
 
 /* The doctor gate: the backend's readiness from `doctor`'s own verdict. */
-static int gate(run_state *st, const capture_ops *ops)
+static int gate(run_state *st, const backend *ops)
 {
 	argvec a = {0};
 	arg(&a, "flyprof");
@@ -221,18 +221,18 @@ static int gate(run_state *st, const capture_ops *ops)
 		fp_err_extra(&st->ctx->err, "step", jv_str("doctor"));
 		return -1;
 	}
-	const jv *be = jv_get(jv_get(d, "backends"), ops->doctor_backend);
+	const jv *be = jv_get(jv_get(d, "backends"), capture_doctor_key(ops));
 	const jv *ready = jv_get(be, "ready");
 	const jv *blockers = jv_get(be, "blockers");
 	jv_set(rec, "summary",
-	       jv_strf("%s %s", ops->doctor_backend,
+	       jv_strf("%s %s", capture_doctor_key(ops),
 		       ready && ready->type == JV_BOOL && ready->v.b ? "ready" : "not ready"));
 	if (!(ready && ready->type == JV_BOOL && ready->v.b)) {
 		const jv *b0 = jv_at(blockers, 0);
 		int code = err_lookup(jv_string(jv_get(b0, "code")));
 		jv_set_str(rec, "status", "failed");
 		fp_fail(&st->ctx->err, code >= 0 ? (err_code)code : ERR_INTERNAL,
-			"doctor: the %s backend is not ready: %s", ops->doctor_backend,
+			"doctor: the %s backend is not ready: %s", capture_doctor_key(ops),
 			jv_string(jv_get(b0, "message")) ? jv_string(jv_get(b0, "message")) : "?");
 		fp_err_extra(&st->ctx->err, "step", jv_str("doctor"));
 		fp_err_extra(&st->ctx->err, "blockers", jv_copy(blockers));
@@ -297,7 +297,7 @@ static int run_rocprofv3(cmd_ctx *ctx, const char *backend_name)
 	if (opts_str(&ctx->opts, "out"))
 		return fp_fail(&ctx->err, ERR_BAD_ARGS,
 			       "`run` writes into its bundle; use --bundle DIR instead of --out");
-	const capture_ops *ops = capture_backend_for(backend_name, &ctx->err);
+	const backend *ops = capture_backend_for(backend_name, &ctx->err);
 	if (!ops)
 		return -1;
 	char *dflt = opts_str(&ctx->opts, "bundle") ? NULL : default_bundle(kernel);

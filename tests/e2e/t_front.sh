@@ -147,6 +147,8 @@ rm "$WT/tests/kernels/test_quant.py"
 fly "capture: harness missing from the worktree" 66 capture quant --worktree "$WT" --bundle "$F/x5" -f json
 expect "capture: missing harness is KERNEL_NOT_FOUND" "$(field error.code)" "KERNEL_NOT_FOUND"
 : >"$WT/tests/kernels/test_quant.py"
+fly "capture: a backend without capture slots" 78 capture vec_add --backend ncu --worktree "$WT" -f json
+expect "capture: backends that capture" "$(field error.available.0)" "rocprofv3"
 fly "capture: no kernel argument" 64 capture --worktree "$WT" -f json
 fly "capture: --out refused" 78 capture vec_add --worktree "$WT" --out "$F/x6" -f json
 fly "capture: unterminated quote in the invocation" 78 capture vec_add --worktree "$WT" --bundle "$F/x7" \

@@ -4,6 +4,7 @@
 #include "core/amd/bubbles.h"
 #include "core/amd/dispatch_select.h"
 #include "core/backend/backend.h"
+#include "core/backend/capture.h"
 #include "read/amd/att_code.h"
 
 #include "base/xalloc.h"
@@ -50,6 +51,6 @@ const backend backend_amd = {
     .open_sibling = amd_open_sibling,
     .fill = amd_fill,
     .close = NULL,
-    .capture = NULL,
-    .counters = NULL,
+    .capture = amd_capture_slot,
+    .counters = amd_counters_slot,
 };

@@ -13,10 +13,12 @@
 
 #include "base/err.h"
 #include "base/json/jv.h"
+#include "core/backend/backend.h"
 #include "core/bundle/bundle.h"
 
-typedef struct capture_req capture_req;
-struct capture_req {
+/* The request behind backend.h's capture and counters slots (one shape for both). */
+typedef struct backend_capture_req capture_req;
+struct backend_capture_req {
 	const char *kernel;   /* what the user typed (a recipe or kernel name) */
 	const char *worktree; /* FlyDSL checkout, or NULL */
 	/* Opens the bundle for writing and sets b; the backend calls it once its preflight
@@ -34,26 +36,26 @@ struct capture_req {
 	jv *warnings;	  /* array the operations append strings to */
 };
 
-typedef struct capture_ops {
-	const char *name;	    /* "rocprofv3": what --backend takes */
-	const char *doctor_backend; /* the key of `doctor`'s data.backends that gates `run` */
-	/* Checks what a capture needs before anything runs (profiler, worktree and build tree,
-	 * recipe); fills `data` with what it found. */
-	int (*preflight)(capture_req *q, jv *data, fp_err *e);
-	/* Discovery pass, kernel choice, ATT pass per tag, dispatch inventory; capture.json. */
-	int (*capture)(capture_req *q, jv *data, fp_err *e);
-	/* Counter passes and derived metrics; counters.json. */
-	int (*counters)(capture_req *q, jv *data, fp_err *e);
-} capture_ops;
+struct backend_counters_req {
+	capture_req req;
+};
 
+/* Preflight (profiler, worktree and build tree, recipe: what a capture needs before anything
+ * runs), capture (discovery, kernel choice, ATT pass per tag, inventory, capture.json) and
+ * counters (counter passes, derived metrics, counters.json), filling `data`. */
 int amd_preflight(capture_req *q, jv *data, fp_err *e);
 int amd_capture(capture_req *q, jv *data, fp_err *e);
 int amd_counters(capture_req *q, jv *data, fp_err *e);
+/* The same in the shape of backend.h's slots (backend_amd.capture / .counters): *out is a new
+ * object with what data would hold. */
+int amd_capture_slot(const struct backend_capture_req *r, jv **out, fp_err *e);
+int amd_counters_slot(const struct backend_counters_req *r, jv **out, fp_err *e);
 
-extern const capture_ops amd_capture_ops;
-
-/* The one place that maps a --backend name (NULL = the default, "rocprofv3") to its capture
- * operations; NULL with BAD_ARGS (error.available = the names) for an unknown one. */
-const capture_ops *capture_backend_for(const char *name, fp_err *e);
+/* The one place that maps a --backend name (NULL = the default, "rocprofv3") to the backend
+ * whose capture slots serve it; NULL with BAD_ARGS (error.available = the names of the
+ * backends that can capture) for an unknown name or one without capture slots. */
+const backend *capture_backend_for(const char *name, fp_err *e);
+/* `doctor`'s key for a backend's readiness ("amd", "nvidia"). */
+const char *capture_doctor_key(const backend *be);
 
 #endif
