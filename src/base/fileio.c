@@ -1,7 +1,9 @@
 #include "base/fileio.h"
 
 #include "base/input_open.h"
+#include "base/output_guard.h"
 #include "base/strbuf.h"
+#include "base/undo.h"
 #include "base/xalloc.h"
 
 #include <dirent.h>
@@ -51,16 +53,34 @@ static void fsync_parent(const char *path)
 	free(dir);
 }
 
+/* The temporary is created with O_EXCL | O_NOFOLLOW: a name planted in advance (a link to a
+ * file elsewhere) is never written through; another name is tried instead. */
+static int create_temp(const char *path, strbuf *tmp)
+{
+	for (int attempt = 0; attempt < 100; attempt++) {
+		sb_reset(tmp);
+		sb_addf(tmp, "%s.tmp.%ld.%d", path, (long)getpid(), attempt);
+		int fd = open(tmp->buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 int file_write_atomic(const char *path, const void *data, size_t len, fp_err *e)
 {
+	/* rename() would replace a device node, FIFO, socket or link standing at path */
+	if (output_guard_target(path, "output", e))
+		return -1;
 	strbuf tmp = STRBUF_INIT;
-	sb_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = create_temp(path, &tmp);
 	if (fd < 0) {
 		fp_fail(e, ERR_IO_ERROR, "%s: cannot create: %s", tmp.buf, strerror(errno));
 		sb_release(&tmp);
 		return -1;
 	}
+	undo_note_file(path);
 	int rc = write_full(fd, data, len);
 	int saved = errno;
 	if (rc == 0 && fsync(fd) != 0) {
@@ -92,7 +112,9 @@ int file_mkdirs(const char *path, fp_err *e)
 		if (*s != '/')
 			continue;
 		*s = '\0';
-		if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+		if (mkdir(p, 0755) == 0) {
+			undo_note_dir(p);
+		} else if (errno != EEXIST) {
 			fp_fail(e, ERR_IO_ERROR, "%s: cannot create directory: %s", p,
 				strerror(errno));
 			free(p);
@@ -101,7 +123,9 @@ int file_mkdirs(const char *path, fp_err *e)
 		*s = '/';
 	}
 	int rc = 0;
-	if (mkdir(p, 0755) != 0 && errno != EEXIST)
+	if (mkdir(p, 0755) == 0)
+		undo_note_dir(p);
+	else if (errno != EEXIST)
 		rc =
 		    fp_fail(e, ERR_IO_ERROR, "%s: cannot create directory: %s", p, strerror(errno));
 	else if (!file_is_dir(p))
@@ -164,10 +188,26 @@ const char *path_base(const char *path)
 int file_lock_dir(const char *dir, fp_err *e)
 {
 	char *lock = path_join(dir, ".flyprof.lock");
+	undo_note_file(lock);
 	for (int i = 0; i < LOCK_TRIES; i++) {
-		int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-		if (fd < 0) {
-			fp_fail(e, ERR_IO_ERROR, "%s: cannot open lock: %s", lock, strerror(errno));
+		/* Never through a link (a bundle could make flyprof create a file anywhere), never
+		 * blocking on a FIFO planted under the name. */
+		int fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+		struct stat st;
+		if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			int err = fd < 0 ? errno : 0;
+			if (fd >= 0)
+				close(fd);
+			if (err && err != ELOOP && err != EISDIR)
+				fp_fail(e, ERR_IO_ERROR, "%s: cannot open lock: %s", lock,
+					strerror(err));
+			else
+				fp_fail(
+				    e, ERR_OUTPUT_REFUSED,
+				    "%s: is a symbolic link or not a regular file; not used as a "
+				    "lock",
+				    lock);
+			fp_err_extra(e, "file", jv_str(lock));
 			free(lock);
 			return -1;
 		}

@@ -18,7 +18,11 @@ void signals_install(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL); /* a closed terminal: stop like SIGTERM, with an envelope */
 	signal(SIGPIPE, SIG_IGN);
+	/* A file-size limit (ulimit -f) then fails the write with EFBIG: an IO_ERROR envelope,
+	 * like a full disk, instead of a silent kill. */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 int signals_pending(void)

@@ -1,15 +1,43 @@
 #include "base/xalloc.h"
 
+#include "base/err.h"
+#include "base/undo.h"
+
 #include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+static const char *oom_command;
+
+void xalloc_oom_envelope(const char *command)
+{
+	oom_command = command;
+}
+
+/* Nothing here allocates: the envelope is formatted on the stack and written with write(2),
+ * the undo journal only renames and unlinks, and the process ends with _exit. */
 static void die_oom(size_t n)
 {
+	if (oom_command) {
+		char buf[1024];
+		int len = snprintf(buf, sizeof buf,
+				   "{\n  \"ok\": false,\n  \"command\": \"%s\",\n  \"error\": {\n"
+				   "    \"code\": \"OUT_OF_MEMORY\",\n    \"exitCode\": %d,\n"
+				   "    \"message\": \"out of memory allocating %zu bytes\",\n"
+				   "    \"help\": \"%s\"\n  },\n  \"warnings\": []\n}\n",
+				   oom_command, err_exit_status(ERR_OUT_OF_MEMORY), n,
+				   err_default_help(ERR_OUT_OF_MEMORY));
+		if (len > 0 && (size_t)len < sizeof buf) {
+			ssize_t w = write(STDOUT_FILENO, buf, (size_t)len);
+			(void)w; /* nothing left to report a failed write to */
+		}
+		undo_rollback();
+	}
 	fprintf(stderr, "flyprof: out of memory allocating %zu bytes\n", n);
-	exit(70);
+	_exit(err_exit_status(ERR_OUT_OF_MEMORY));
 }
 
 void *xmalloc(size_t n)

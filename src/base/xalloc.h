@@ -1,11 +1,14 @@
-/* Checked allocation: every allocation either succeeds or the process stops with a message
- * on stderr and exit status 70 (INTERNAL). Running out of memory is the one failure that
- * cannot be turned into an envelope safely, because building the envelope allocates. */
+/* Checked allocation: every allocation either succeeds or the process stops with exit status
+ * 70. Once main has named the command (xalloc_oom_envelope), that stop still prints one JSON
+ * envelope with error.code OUT_OF_MEMORY, formatted without allocating, and rolls back what
+ * the command wrote (base/undo.h); the message also goes to stderr. */
 #ifndef FLYPROF_BASE_XALLOC_H
 #define FLYPROF_BASE_XALLOC_H
 
 #include <stddef.h>
 
+/* The command named in the out-of-memory envelope (a static string from the command table). */
+void xalloc_oom_envelope(const char *command);
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);

@@ -6,6 +6,7 @@
 #include "base/signals.h"
 #include "base/strbuf.h"
 #include "base/suggest.h"
+#include "base/undo.h"
 #include "base/version.h"
 #include "base/xalloc.h"
 #include "cmd/command.h"
@@ -89,12 +90,10 @@ static int table_width(void)
 
 static int emit(cmd_ctx *ctx, const char *command_name, int table)
 {
-	/* A signal that arrives after the command finished its work does not undo it: every write
-	 * was atomic and complete, so the result stands (commands that notice a signal on the way
-	 * stop with INTERRUPTED themselves). */
+	/* Only a signal that arrives after settle() committed the result gets here: the result
+	 * is complete and stands. */
 	if (!ctx->err.set && signals_pending())
-		ctx_warn(ctx,
-			 "signal %d arrived after the command had finished; its result is complete",
+		ctx_warn(ctx, "signal %d arrived after the result was written; it stands",
 			 signals_pending());
 	jv *env = envelope_build(command_name, ctx->bundle_path, ctx->data, ctx->warnings,
 				 ctx->truncated, &ctx->err);
@@ -171,6 +170,32 @@ static int run_command(cmd_ctx *ctx, int argc, char **argv, int ci)
 		ctx->bundle = NULL;
 	}
 	return rc;
+}
+
+/* The one interruption model (docs/security.md): a signal received before the command's
+ * result is committed ends it with INTERRUPTED, and everything it created or replaced is
+ * restored (base/undo.h), wherever in the command the signal landed. A command that fails
+ * after creating its output bundle removes it again; other failures keep what they wrote
+ * (the step record of an existing bundle says what happened). */
+static void settle(cmd_ctx *ctx, int rc)
+{
+	int sig = signals_pending();
+	if (sig && !undo_committed()) {
+		if (!ctx->err.set || ctx->err.code != ERR_INTERRUPTED) {
+			fp_err_clear(&ctx->err);
+			fp_fail(
+			    &ctx->err, ERR_INTERRUPTED,
+			    "interrupted by signal %d before the result was complete; every file "
+			    "this run created or replaced was restored",
+			    sig);
+		}
+		undo_rollback();
+		return;
+	}
+	if (rc < 0 && undo_fresh())
+		undo_rollback();
+	else
+		undo_commit();
 }
 
 /* `--man` (flyprof(1)) or `--man=COMMAND`; 1 when asked (sb empty for an unknown command). */
@@ -304,7 +329,10 @@ int main(int argc, char **argv)
 		unknown_command(&ctx, name);
 		status = emit(&ctx, name, isatty(STDOUT_FILENO));
 	} else {
+		undo_begin();
+		xalloc_oom_envelope(ctx.cmd->name);
 		int rc = run_command(&ctx, argc, argv, ci);
+		settle(&ctx, rc);
 		status = rc == 1 ? 0 : emit(&ctx, name, want_table(&ctx));
 	}
 	opts_release(&ctx.opts);

@@ -1,8 +1,10 @@
 #include "cmd/analysis_input.h"
 
 #include "base/fileio.h"
+#include "base/output_guard.h"
 #include "base/xalloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +30,33 @@ static int open_artifact_bundle(cmd_ctx *ctx, analysis_input *in)
 	ctx->bundle = b;
 	in->out = b;
 	ctx_set_bundle_path(ctx, b->dir);
+	return 0;
+}
+
+/* Outputs named on the command line are checked before any work (docs/security.md): no
+ * device, FIFO, socket, directory or link as a target file, and nothing inside the dispatch
+ * being analysed or inside a read-only input. */
+static int check_outputs(cmd_ctx *ctx, const analysis_input *in)
+{
+	static const char *const names[] = {"out",   "folded",	 "speedscope", "svg",
+					    "sarif", "timeline", NULL};
+	const char *roots[3] = {NULL, NULL, NULL};
+	size_t n = 0;
+	if (in->choice->dir)
+		roots[n++] = in->choice->dir;
+	if (in->src.kind != BUNDLE_FLYPROF)
+		roots[n++] = in->src.dir;
+	for (size_t i = 0; names[i]; i++) {
+		const char *p = opts_str(&ctx->opts, names[i]);
+		if (!p)
+			continue;
+		char flag[32];
+		snprintf(flag, sizeof flag, "--%s", names[i]);
+		if (strcmp(names[i], "out") != 0 && output_guard_target(p, flag, &ctx->err))
+			return -1;
+		if (output_guard_outside(p, flag, roots, &ctx->err))
+			return -1;
+	}
 	return 0;
 }
 
@@ -88,10 +117,18 @@ int analysis_open(cmd_ctx *ctx, analysis_input *in)
 		return -1;
 	in->opened = 1;
 	ctx_set_bundle_path(ctx, in->src.dir);
-	if (backend_open(&in->src, opts_str(&ctx->opts, "tag"), opts_str(&ctx->opts, "dispatch"),
-			 &in->disp, &ctx->err))
+	/* --dispatch is a dispatch id, a directory name or an export prefix, joined to a
+	 * directory of the input: a path there would read outside --bundle. */
+	const char *dsp = opts_str(&ctx->opts, "dispatch");
+	if (dsp && (!*dsp || strchr(dsp, '/') || strcmp(dsp, ".") == 0 || strcmp(dsp, "..") == 0))
+		return fp_fail(&ctx->err, ERR_BAD_ARGS,
+			       "--dispatch '%s' must name a dispatch or export prefix, not a path",
+			       dsp);
+	if (backend_open(&in->src, opts_str(&ctx->opts, "tag"), dsp, &in->disp, &ctx->err))
 		return -1;
 	set_arch(ctx, in);
+	if (check_outputs(ctx, in))
+		return -1;
 	return open_artifact_bundle(ctx, in);
 }
 

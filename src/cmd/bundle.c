@@ -11,14 +11,17 @@
 #include "base/fileio.h"
 #include "base/signals.h"
 #include "base/strbuf.h"
+#include "base/undo.h"
 #include "base/xalloc.h"
 #include "core/bundle/bundle.h"
 #include "core/export/bundle_export.h"
 #include "cmd/bundle_export_meta.h"
 #include "cmd/bundle_steps.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const opt_spec bundle_opts[] = {
@@ -117,6 +120,55 @@ static int within(const char *a, const char *b)
 	return strncmp(a, b, n) == 0 && (a[n] == '\0' || a[n] == '/' || strcmp(b, "/") == 0);
 }
 
+/* 1 if dir holds nothing but (possibly) a .flyprof.lock; 0 if it holds more or is no dir. */
+static int only_lock(const char *dir)
+{
+	size_t n = 0;
+	fp_err le = FP_ERR_INIT;
+	char **names = file_is_dir(dir) ? file_list_dir(dir, &n, &le) : NULL;
+	fp_err_clear(&le);
+	int yes = names && (n == 0 || (n == 1 && strcmp(names[0], ".flyprof.lock") == 0));
+	file_list_free(names, n);
+	return yes;
+}
+
+/* A new or empty destination is created and locked before any work, so a second writer fails
+ * at once with BUNDLE_LOCKED instead of doing the whole export and losing at the rename.
+ * 1 when final is now fresh and locked, 0 when it holds a bundle (the caller's path), -1. */
+static int lock_fresh(cmd_ctx *ctx, export_job *j)
+{
+	if (file_exists(j->final) && !only_lock(j->final))
+		return 0;
+	if (mkdir(j->final, 0755) == 0) {
+		j->fresh_made = 1;
+		undo_note_dir(j->final);
+	} else if (errno != EEXIST) {
+		return fp_fail(&ctx->err, ERR_IO_ERROR, "%s: cannot create directory: %s", j->final,
+			       strerror(errno));
+	}
+	j->fresh_fd = file_lock_dir(j->final, &ctx->err);
+	if (j->fresh_fd < 0)
+		return -1;
+	if (only_lock(j->final))
+		return 1;
+	/* another export finished in between: replace its result like any example bundle */
+	file_unlock_dir(j->final, j->fresh_fd);
+	j->fresh_fd = -1;
+	j->fresh_made = 0;
+	return 0;
+}
+
+/* Removes what lock_fresh made when the export does not complete. */
+static void unlock_fresh(export_job *j)
+{
+	if (j->fresh_fd < 0)
+		return;
+	file_unlock_dir(j->final, j->fresh_fd);
+	j->fresh_fd = -1;
+	if (j->fresh_made)
+		rmdir(j->final);
+}
+
 /* Refuses what must not be replaced; locks an example bundle that will be. */
 static int check_final(cmd_ctx *ctx, export_job *j)
 {
@@ -125,17 +177,11 @@ static int check_final(cmd_ctx *ctx, export_job *j)
 		return fp_fail(&ctx->err, ERR_BAD_ARGS,
 			       "--out %s overlaps --bundle %s; export to a separate directory",
 			       j->final, j->src.dir);
-	if (!file_exists(j->final))
-		return 0;
-	if (opts_flag(&ctx->opts, "no-clobber"))
+	if (file_exists(j->final) && opts_flag(&ctx->opts, "no-clobber"))
 		return fp_fail(&ctx->err, ERR_BAD_ARGS, "--out %s exists (--no-clobber)", j->final);
-	size_t n = 0;
-	fp_err le = FP_ERR_INIT;
-	char **names = file_is_dir(j->final) ? file_list_dir(j->final, &n, &le) : NULL;
-	fp_err_clear(&le);
-	file_list_free(names, n);
-	if (names && n == 0)
-		return 0;
+	int fresh = lock_fresh(ctx, j);
+	if (fresh != 0)
+		return fresh < 0 ? -1 : 0;
 	j->old_open = 1; /* bundle_close releases a half-opened one too */
 	if (bundle_open(&j->old, j->final, &ctx->err)) {
 		if (ctx->err.code != ERR_NOT_A_BUNDLE && ctx->err.code != ERR_NO_ARTIFACT)
@@ -221,10 +267,15 @@ int cmd_bundle(cmd_ctx *ctx)
 		     ? -1
 		     : 0;
 	if (rc == 0)
-		rc = bundle_export_swap_in(j.tmp, j.final, j.old_open && j.old.lock_fd >= 0,
+		rc = bundle_export_swap_in(j.tmp, j.final,
+					   (j.old_open && j.old.lock_fd >= 0) || j.fresh_fd >= 0,
 					   &ctx->err);
+	if (rc == 0)
+		undo_commit(); /* the new bundle is in place: a later signal does not undo it */
 	if (rc != 0 && j.tmp)
 		bundle_export_remove_tree(j.tmp);
+	if (rc != 0)
+		unlock_fresh(&j);
 	if (rc != 0 && j.final)
 		remove_made_parents(&j);
 	if (rc == 0) {

@@ -26,6 +26,7 @@ double export_now(void)
 void export_job_init(export_job *j)
 {
 	memset(j, 0, sizeof *j);
+	j->fresh_fd = -1;
 	j->choice = &j->disp.choice;
 	j->trace = &j->disp.trace;
 	trace_dispatch_init(j->trace);
@@ -37,6 +38,8 @@ void export_job_release(export_job *j)
 		bundle_close(&j->src);
 	if (j->old_open)
 		bundle_close(&j->old);
+	/* only the descriptor: after the swap final is the new tree, whose lock is not ours */
+	file_unlock_dir(NULL, j->fresh_fd);
 	backend_close(&j->disp);
 	free(j->final);
 	free(j->tmp);

@@ -37,6 +37,8 @@ typedef struct export_job {
 	jv *report;	  /* report's envelope data */
 	long files, code_objects;
 	int made_parents; /* directory levels above final created for it */
+	int fresh_fd;	  /* lock on a new or empty final, taken before any work; -1 if none */
+	int fresh_made;	  /* final was created by this run (removed again on failure) */
 } export_job;
 
 void export_job_init(export_job *j);

@@ -5,6 +5,7 @@
 
 #include "base/xalloc.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,8 +75,10 @@ static void add_cost(const trace_inst *in, size_t *n, int64_t *h, int64_t *l, in
 	*h += in->hits, *l += in->latency, *s += in->stall, *i += in->idle;
 }
 
-/* Groups sorted keys into lines (keys with equal frames are adjacent). */
-static void group_lines(const trace_dispatch *d, const key_row *k, size_t nk, srcmap_summary *o)
+/* Groups sorted keys into lines (keys with equal frames are adjacent); line_of[inst] = the
+ * line an instruction went to. */
+static void group_lines(const trace_dispatch *d, const key_row *k, size_t nk, srcmap_summary *o,
+			size_t *line_of)
 {
 	o->lines = xcalloc(nk ? nk : 1, sizeof *o->lines);
 	for (size_t i = 0; i < nk; i++) {
@@ -84,6 +87,7 @@ static void group_lines(const trace_dispatch *d, const key_row *k, size_t nk, sr
 			ln->file = xstrndup(k[i].f.path, k[i].f.path_len);
 			ln->line = k[i].f.line;
 		}
+		line_of[k[i].inst] = o->n_lines - 1;
 		srcmap_line *ln = &o->lines[o->n_lines - 1];
 		add_cost(&d->insts[k[i].inst], &ln->instructions, &ln->hits, &ln->latency,
 			 &ln->stall, &ln->idle);
@@ -106,8 +110,11 @@ static void group_files(srcmap_summary *o)
 	}
 }
 
-/* Flags the entry line of every kernel (see the heuristic in srcmap.h). */
-static void flag_entries(const trace_dispatch *d, srcmap_credit credit, srcmap_summary *o)
+/* Flags the entry line of every kernel (see the heuristic in srcmap.h). The line of the entry
+ * instruction comes from line_of: one lookup per kernel, not a scan of every line (a code.json
+ * of 40,000 one-instruction kernels made that quadratic). */
+static void flag_entries(const trace_dispatch *d, srcmap_credit credit, srcmap_summary *o,
+			 const size_t *line_of)
 {
 	for (size_t i = 0; i < d->n_insts; i++) {
 		if (d->insts[i].is_label || (i > 0 && !d->insts[i - 1].is_label))
@@ -122,14 +129,8 @@ static void flag_entries(const trace_dispatch *d, srcmap_credit credit, srcmap_s
 			if (strncmp(d->insts[j].isa, "s_load", 6) == 0)
 				prologue = 1;
 		}
-		if (!prologue)
-			continue;
-		for (size_t l = 0; l < o->n_lines; l++) {
-			srcmap_line *ln = &o->lines[l];
-			if (ln->line == entry.line && strlen(ln->file) == entry.path_len &&
-			    memcmp(ln->file, entry.path, entry.path_len) == 0)
-				ln->entry_bucket = 1;
-		}
+		if (prologue && line_of[i] < o->n_lines)
+			o->lines[line_of[i]].entry_bucket = 1;
 	}
 }
 
@@ -157,10 +158,14 @@ void srcmap_build(const trace_dispatch *d, srcmap_credit credit, srcmap_summary 
 		keys[nk++].inst = i;
 	}
 	qsort(keys, nk, sizeof *keys, cmp_key);
-	group_lines(d, keys, nk, o);
+	size_t *line_of = xmalloc((d->n_insts ? d->n_insts : 1) * sizeof *line_of);
+	for (size_t i = 0; i < d->n_insts; i++)
+		line_of[i] = SIZE_MAX;
+	group_lines(d, keys, nk, o, line_of);
 	free(keys);
 	group_files(o);
-	flag_entries(d, credit, o);
+	flag_entries(d, credit, o, line_of);
+	free(line_of);
 	qsort(o->lines, o->n_lines, sizeof *o->lines, cmp_line);
 	qsort(o->files, o->n_files, sizeof *o->files, cmp_file);
 }

@@ -3,6 +3,7 @@
 #include "base/fileio.h"
 #include "base/sha256.h"
 #include "base/strbuf.h"
+#include "base/undo.h"
 #include "base/version.h"
 #include "base/xalloc.h"
 #include "base/json/json_write.h"
@@ -180,6 +181,7 @@ int bundle_open_write(bundle *b, const char *path, const char *role, fp_err *e)
 	bundle_zero(b);
 	int fresh = !file_exists(path) || (file_is_dir(path) && dir_is_empty(path));
 	if (fresh) {
+		undo_mark_fresh(); /* a failed or interrupted command removes it again */
 		if (file_mkdirs(path, e))
 			return -1;
 		b->dir = path_abs(path);

@@ -4,7 +4,10 @@
 #include "core/analysis/srcmap.h"
 #include "model/taxonomy.h"
 
+#include "base/xalloc.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int evloc_on_bucket(const jv *eb, const char *source)
@@ -105,21 +108,62 @@ static jv *bucket_lines(const trace_dispatch *d)
 	return arr;
 }
 
+/* The bucket lines as a sorted table, so the per-instruction test is a binary search: a
+ * code.json of 40,000 one-instruction kernels has 40,000 buckets, and a scan of all of them
+ * for every instruction took minutes. */
+typedef struct {
+	const char *file;
+	size_t len;
+	int64_t line;
+} bucket_key;
+
+static int cmp_bucket(const void *a, const void *b)
+{
+	const bucket_key *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->file, y->file, n);
+	if (c == 0 && x->len != y->len)
+		c = x->len < y->len ? -1 : 1;
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static evloc_kind kind_sorted(const bucket_key *keys, size_t n, const char *source)
+{
+	src_frame fr[SRCMAP_MAX_FRAMES];
+	if (!source || !*source)
+		return EVLOC_NONE;
+	if (srcmap_parse_chain(source, fr, SRCMAP_MAX_FRAMES) == 0)
+		return EVLOC_LINE;
+	bucket_key k = {fr[0].path, fr[0].path_len, fr[0].line};
+	if (n && bsearch(&k, keys, n, sizeof *keys, cmp_bucket))
+		return EVLOC_ENTRY_BUCKET;
+	return evloc_library_path(fr[0].path, fr[0].path_len) ? EVLOC_LIBRARY_FRAME : EVLOC_LINE;
+}
+
 jv *evloc_scan_trace(const trace_dispatch *d)
 {
 	jv *eb = jv_object();
-	jv_set(eb, "lines", bucket_lines(d));
+	const jv *lines = jv_set(eb, "lines", bucket_lines(d));
+	size_t nk = jv_len(lines);
+	bucket_key *keys = xcalloc(nk ? nk : 1, sizeof *keys);
+	for (size_t i = 0; i < nk; i++) {
+		const char *f = jv_string(jv_get(jv_at(lines, i), "file"));
+		keys[i] = (bucket_key){f ? f : "", f ? strlen(f) : 0,
+				       jv_i64(jv_get(jv_at(lines, i), "line"))};
+	}
+	qsort(keys, nk, sizeof *keys, cmp_bucket);
 	const trace_inst *best[TAX__COUNT] = {0};
 	size_t classified = 0;
 	for (size_t i = 0; i < d->n_insts; i++) {
 		const trace_inst *t = &d->insts[i];
 		classified += !t->is_label && t->klass >= 0 && t->klass < TAX__COUNT;
 		if (t->is_label || t->klass < 0 || t->klass >= TAX__COUNT || t->stall <= 0 ||
-		    evloc_kind_of(eb, t->source) != EVLOC_LINE)
+		    kind_sorted(keys, nk, t->source) != EVLOC_LINE)
 			continue;
 		if (!best[t->klass] || t->stall > best[t->klass]->stall)
 			best[t->klass] = t;
 	}
+	free(keys);
 	/* an unclassified trace (NVIDIA: the classes come from the sampler, not trace.h) was not
 	 * searched: null makes evloc_fill use each class's top list instead */
 	if (!classified) {

@@ -39,27 +39,52 @@ static int ends_with(const char *s, const char *suf, size_t *stem)
 	return 1;
 }
 
+typedef struct {
+	const char *name;
+	size_t stem, index;
+} stem_ref;
+
+static int cmp_stem(const void *a, const void *b)
+{
+	const stem_ref *x = a, *y = b;
+	size_t n = x->stem < y->stem ? x->stem : y->stem;
+	int c = memcmp(x->name, y->name, n);
+	if (c == 0 && x->stem != y->stem)
+		c = x->stem < y->stem ? -1 : 1;
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+static int cmp_index(const void *a, const void *b)
+{
+	const stem_ref *x = a, *y = b;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
 /* The prefixes <p> of <p>_src_sass.csv / <p>_src_{cuda,py}_sass.csv in dir, as a JSON array
- * of distinct strings in name order. */
+ * of distinct strings in name order. Duplicates are found by sorting, not by comparing every
+ * pair: a directory of 60,000 export names stays fast. */
 static jv *prefixes(char **names, size_t n)
 {
-	jv *a = jv_array();
+	stem_ref *r = xcalloc(n ? n : 1, sizeof *r);
+	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t stem = 0;
-		int hit = ends_with(names[i], SASS_SUFFIX, &stem) ||
-			  ends_with(names[i], CORR_SUFFIXES[0], &stem) ||
-			  ends_with(names[i], CORR_SUFFIXES[1], &stem);
-		if (!hit)
-			continue;
-		jv *p = jv_strn(names[i], stem);
-		int dup = 0;
-		for (size_t k = 0; k < jv_len(a) && !dup; k++)
-			dup = jv_equal(jv_at(a, k), p);
-		if (dup)
-			jv_free(p);
-		else
-			jv_push(a, p);
+		if (ends_with(names[i], SASS_SUFFIX, &stem) ||
+		    ends_with(names[i], CORR_SUFFIXES[0], &stem) ||
+		    ends_with(names[i], CORR_SUFFIXES[1], &stem))
+			r[m++] = (stem_ref){names[i], stem, i};
 	}
+	qsort(r, m, sizeof *r, cmp_stem);
+	size_t k = 0; /* keep the first name of each stem */
+	for (size_t i = 0; i < m; i++)
+		if (k == 0 || r[i].stem != r[k - 1].stem ||
+		    memcmp(r[i].name, r[k - 1].name, r[i].stem) != 0)
+			r[k++] = r[i];
+	qsort(r, k, sizeof *r, cmp_index);
+	jv *a = jv_array();
+	for (size_t i = 0; i < k; i++)
+		jv_push(a, jv_strn(r[i].name, r[i].stem));
+	free(r);
 	return a;
 }
 

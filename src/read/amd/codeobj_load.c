@@ -73,7 +73,7 @@ static int is_codeobj_name(const char *name, const char *suffix)
 }
 
 /* The first file in dir whose name ends with suffix (owned path), or NULL. */
-static char *find_in(const char *dir, const char *suffix)
+static char *find_in(const char *dir, const char *suffix, int subdirs)
 {
 	fp_err e = FP_ERR_INIT;
 	size_t n = 0;
@@ -90,7 +90,7 @@ static char *find_in(const char *dir, const char *suffix)
 	 * subdirectories are looked at (a dispatch directory holds thousands of wave files). */
 	if (names)
 		file_list_free(names, n);
-	names = found ? NULL : file_list_subdirs(dir, &n, &e);
+	names = found || !subdirs ? NULL : file_list_subdirs(dir, &n, &e);
 	fp_err_clear(&e);
 	for (size_t i = 0; names && i < n && !found; i++) {
 		char *p = path_join(dir, names[i]);
@@ -120,8 +120,11 @@ char *codeobj_find_beside(const char *dispatch_dir, int64_t id)
 	snprintf(suffix, sizeof suffix, "_code_object_id_%lld.out", (long long)id);
 	char *dir = xstrdup(dispatch_dir);
 	char *found = NULL;
-	for (int up = 0; up < 3 && !found; up++) {
-		found = find_in(dir, suffix);
+	/* Only where the capture layout puts them: the dispatch directory, then the capture's
+	 * output directory that holds it (and its <hostname>/ prefix directories). Never higher:
+	 * a sibling capture's code object would be used, and copied into an example bundle. */
+	for (int up = 0; up < 2 && !found; up++) {
+		found = find_in(dir, suffix, up == 1);
 		char *slash = strrchr(dir, '/');
 		if (!slash || slash == dir)
 			break;

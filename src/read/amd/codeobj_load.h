@@ -38,9 +38,10 @@ const char *codeobj_full_arch(const codeobj_full *cf, char *buf, size_t size);
 int codeobj_kernel_resources(const codeobj_full *cf, const char *kernel, trace_resources *r);
 
 /* Finds the file rocprofv3 wrote for code object `id` (`*_code_object_id_<id>.out`) beside the
- * dispatch directory: in the dispatch directory, its parent and grandparent, and their direct
- * subdirectories (the -o prefix directory). Returns the first match in sorted order (owned)
- * or NULL. */
+ * dispatch directory: in the dispatch directory, then in its parent (the capture's output
+ * directory) and the parent's direct subdirectories other than ui_output_* (the -o prefix
+ * directory); never in siblings of the parent. Returns the first match in sorted order
+ * (owned) or NULL. */
 char *codeobj_find_beside(const char *dispatch_dir, int64_t id);
 
 /* The description `map --code-object` prints: header facts, kernels with resources and

@@ -209,6 +209,8 @@ jv *snapshots_snippet(snapshots *s, const snapshot_entry *cent, int64_t line, in
 	snapshot_entry *ent = (snapshot_entry *)cent; /* the cache lives in the entry */
 	if (line <= 0 || context < 0 || load_copy(s, ent) != 0)
 		return NULL;
+	if (context > SNAPSHOT_CONTEXT_MAX)
+		context = SNAPSHOT_CONTEXT_MAX;
 	jv *lines = jv_array();
 	const char *p = ent->text, *end = ent->text + ent->len;
 	int found = 0;
@@ -220,7 +222,17 @@ jv *snapshots_snippet(snapshots *s, const snapshot_entry *cent, int64_t line, in
 		if (n >= line - context) {
 			jv *o = jv_push(lines, jv_object());
 			jv_set_int(o, "n", n);
-			jv_set(o, "text", jv_strn(p, len));
+			/* A hostile copy may hold a 10 MB line: cut at a UTF-8 boundary so output
+			 * stays bounded however many snippets are shown. */
+			size_t shown = len;
+			if (shown > SNAPSHOT_LINE_MAX) {
+				shown = SNAPSHOT_LINE_MAX;
+				while (shown > 0 && ((unsigned char)p[shown] & 0xC0) == 0x80)
+					shown--;
+			}
+			jv_set(o, "text", jv_strn(p, shown));
+			if (shown < len)
+				jv_set_int(o, "cut_from_bytes", (int64_t)len);
 			jv_set_bool(o, "hot", n == line);
 			found |= n == line;
 		}

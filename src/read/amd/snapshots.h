@@ -52,6 +52,12 @@ void snapshots_free(snapshots *s);
 const snapshot_entry *snapshots_find(const snapshots *s, const char *path, size_t n,
 				     int *ambiguous);
 
+/* Output bounds of a snippet (docs/security.md): a line's text is cut to SNAPSHOT_LINE_MAX
+ * bytes (at a UTF-8 boundary; "cut_from_bytes" then gives its length) and the context to
+ * SNAPSHOT_CONTEXT_MAX lines each side, so `map --all` on a hostile copy stays small. */
+#define SNAPSHOT_LINE_MAX    512
+#define SNAPSHOT_CONTEXT_MAX 50
+
 /* A source snippet of lines [line-context, line+context] of the entry's copy:
  * {"file": original path, "local": copy name, "line": LINE,
  *  "lines": [{"n": 17, "text": "...", "hot": false}, ...]}; NULL when the copy cannot be read
