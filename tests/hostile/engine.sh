@@ -160,11 +160,17 @@ fly_signal() {
 	wait "$wd" 2>/dev/null
 	[ "$ST" = 137 ] && ST=124 # the watchdog's kill: no result in time
 }
-# fly_pair ARGS: two flyprof processes with the same arguments at once; envelopes in
-# $C/out.json / $C/out2.json, statuses $ST / $ST2.
+# fly_pair ARGS: two flyprof processes with the same arguments, the second started while the
+# first holds the lock of the --out it writes ($C/o): the second must fail at once with
+# BUNDLE_LOCKED. Envelopes in $C/out.json (second) / $C/out2.json (first), statuses $ST / $ST2.
 fly_pair() {
 	timeout -k 2 "$HOSTILE_TIMEOUT" "$FLYPROF" "$@" >"$C/out2.json" 2>"$C/err2.txt" </dev/null &
-	local pid=$!
+	local pid=$! n=0
+	# wait until the lock file exists and is held (flock -n fails), or the first has ended
+	while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 3000 ]; do
+		[ -f "$C/o/.flyprof.lock" ] && ! flock -n "$C/o/.flyprof.lock" true 2>/dev/null && break
+		n=$((n + 1))
+	done
 	timeout -k 2 "$HOSTILE_TIMEOUT" "$FLYPROF" "$@" >"$C/out.json" 2>"$C/err.txt" </dev/null
 	ST=$?
 	wait "$pid"
