@@ -147,7 +147,13 @@ else
 	for lang in cuda triton; do
 		fly "report on the $lang H200 sample" 0 report --bundle "$NS" --dispatch "$lang" --top 20 \
 			--out "$E2E_TMP/nv_$lang" --sarif "$E2E_TMP/nv_$lang.sarif" --format json || continue
-		expect "$lang: memory-bound from long_scoreboard" "$(field data.bound.bound)" "memory"
+		expect "$lang: the trace alone says memory-bound (long_scoreboard)" \
+			"$(field data.bound.trace_verdict.bound)" "memory"
+		expect "$lang: the bound comes from ncu's speed of light" "$(field data.bound.basis)" \
+			"speed_of_light"
+		# row softmax: memory 44.8% / SM 36.0% of peak (no roof near), Triton softmax: 81.4%
+		[ "$lang" = cuda ] && want=latency || want=memory
+		expect "$lang: speed-of-light verdict" "$(field data.bound.bound)" "$want"
 		expect "$lang: rank 1 class" "$(field data.recommendations.0.class)" "long_scoreboard"
 		case "$(field data.why_rank_1)" in "addresses the largest bubble class long_scoreboard"*) ok "$lang: rank 1 is the largest class" ;; *) notok "$lang: rank 1 is the largest class" "$(field data.why_rank_1)" ;; esac
 		n=$(field data.recommendations_total)

@@ -481,6 +481,33 @@ static jv *ncu_rules_list(const fctx *f)
 	return a;
 }
 
+/* The bound from the speed-of-light section: the busier of the memory and compute (SM) roofs
+ * when it reaches sol_bound_pct of its peak, else latency (neither roof is near). NULL
+ * without the figures. */
+static jv *sol_bound(const fctx *f)
+{
+	const char *sec = "GPU Speed Of Light Throughput";
+	double mem = 0, sm = 0;
+	if (!f->in->det || !ncu_details_num(f->in->det, sec, "Memory Throughput", &mem) ||
+	    !ncu_details_num(f->in->det, sec, "Compute (SM) Throughput", &sm))
+		return NULL;
+	double th = cfg_num(f->cfg, "sol_bound_pct", 60), top = mem > sm ? mem : sm;
+	jv *b = jv_object();
+	jv_set_str(b, "bound", top < th ? "latency" : mem >= sm ? "memory" : "compute");
+	jv_set_str(b, "basis", "speed_of_light");
+	/* far from the threshold either way is a clear verdict; near it, a medium one */
+	jv_set_str(b, "confidence", top >= th + 20 || top < th - 20 ? "high" : "medium");
+	jv_set(b, "calibrated", jv_null());
+	jv_set(b, "why",
+	       jv_strf("Nsight Compute speed of light: memory %.1f%% and compute (SM) %.1f%% of "
+		       "peak; a roof at %.0f%% or more of its peak bounds the kernel, below it "
+		       "neither does",
+		       mem, sm, th));
+	jv_set_round(b, "memory_pct_of_peak", mem, 2);
+	jv_set_round(b, "compute_pct_of_peak", sm, 2);
+	return b;
+}
+
 jv *ncu_findings_build(const ncu_findings_in *in, const jv *cfg)
 {
 	fctx f = {.in = in, .cfg = cfg, .findings = jv_array()};
@@ -495,6 +522,8 @@ jv *ncu_findings_build(const ncu_findings_in *in, const jv *cfg)
 	check_pipelining(&f);
 	jv *out = jv_object();
 	jv_set_str(out, "language", in->language);
+	jv *b = sol_bound(&f);
+	jv_set(out, "bound", b ? b : jv_null());
 	jv_set(out, "ncu_rules", ncu_rules_list(&f));
 	jv_set(out, "findings", f.findings);
 	return out;

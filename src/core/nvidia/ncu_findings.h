@@ -7,7 +7,9 @@
  * estimate from the warp-state samples at the instructions concerned. docs/nvidia.md lists the
  * conditions.
  *
- * The result is {"language", "findings": [recommendation-shaped objects (recommend.h keys:
+ * The result is {"language", "bound" (from the speed-of-light section: memory or compute when
+ * the busier roof reaches sol_bound_pct of its peak, else latency; null without a details
+ * export), "findings": [recommendation-shaped objects (recommend.h keys:
  * rule, class, knob, change, evidence {hotspot, actionable_source, facts}, gain, confidence,
  * ncu_rule, finding)], "ncu_rules": [every ncu rule result with an estimated speedup of at
  * least report_ncu_rules_min_speedup_pct, with the finding that covers it or status "reported
