@@ -272,6 +272,7 @@ expect "run soft: counters step failed" "$(field data.steps.3.status)" "failed"
 expect "run soft: bound from the trace" "$(field data.bound.basis)" "trace"
 grep -q "step counters skipped: PROFILER_FAILED" "$OUT" && ok "run soft: warning names the failure" ||
 	notok "run soft: warning names the failure"
+fly "run: a bundle captured before" 0 capture vec_add --worktree "$WT" --bundle "$F/run-x3" -f json
 FAKE_ROCPROFV3_MODE=empty:att fly "run: capture failure stops the run" 66 run vec_add --worktree "$WT" \
 	--bundle "$F/run-x3" -f json
 expect "run stop: step named" "$(field error.step)" "capture"
@@ -287,8 +288,14 @@ OUT="$F/int.json"
 expect "run interrupted: INTERRUPTED" "$(field error.code)" "INTERRUPTED"
 expect "run interrupted: in capture" "$(field error.step)" "capture"
 no_orphans "run interrupted: no process left"
-[ -f "$F/run-x4/rocprofv3/discover_kernel_stats.csv" ] && ok "run interrupted: discovery kept" ||
-	notok "run interrupted: discovery kept"
-"$JCHECK" get "$F/run-x4/run.json" stopped_in >"$F/k.txt"
-expect "run interrupted: run.json says where" "$(cat "$F/k.txt")" "capture"
+# the interruption model (docs/security.md): what the interrupted run created is rolled back;
+# the earlier capture of run-x3 stays as it was
+FAKE_ROCPROFV3_MODE=hang:att "$FLYPROF" run vec_add --worktree "$WT" --bundle "$F/run-x3" -f json >"$F/int.json" 2>/dev/null &
+pid=$!
+for _ in $(seq 100); do [ -s "$PIDS" ] && break; sleep 0.1; done
+kill -INT "$pid"
+wait "$pid"
+no_orphans "run interrupted on an existing bundle: no process left"
+"$JCHECK" get "$F/run-x3/capture.json" recipe_kernel >"$F/k.txt"
+expect "run interrupted: the earlier capture intact" "$(cat "$F/k.txt")" "vec_add"
 fly "run: no kernel" 64 run --worktree "$WT" -f json
