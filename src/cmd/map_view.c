@@ -6,6 +6,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "model/classes.h"
+#include "model/profile.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -98,10 +99,7 @@ static jv *inst_json(map_view *v, const trace_inst *in, size_t rank)
 	jv_set_str(o, "isa", in->isa ? in->isa : "");
 	jv_set_str(o, "class", map_view_class(v->vendor, in));
 	jv_set_str(o, "source", in->source ? in->source : "");
-	jv_set_int(o, "hits", in->hits);
-	jv_set_int(o, "latency", in->latency);
-	jv_set_int(o, "stall", in->stall);
-	jv_set_int(o, "idle", in->idle);
+	profile_set_costs(o, in->hits, in->latency, in->stall, in->idle);
 	jv_set_round(o, "pct_of_stall", pct(in->stall, v->leaf.stall), 2);
 	src_frame fr[SRCMAP_MAX_FRAMES];
 	size_t n = srcmap_parse_chain(in->source, fr, SRCMAP_MAX_FRAMES);
@@ -172,10 +170,7 @@ static void add_totals(map_view *v, jv *data)
 	jv *t = jv_set(data, "totals", jv_object());
 	jv_set_int(t, "instructions", (int64_t)s->instructions);
 	jv_set_int(t, "executed_instructions", (int64_t)s->executed_instructions);
-	jv_set_int(t, "hits", s->hits);
-	jv_set_int(t, "latency", s->latency);
-	jv_set_int(t, "stall", s->stall);
-	jv_set_int(t, "idle", s->idle);
+	profile_set_costs(t, s->hits, s->latency, s->stall, s->idle);
 	jv *m = jv_set(data, "mapped", jv_object());
 	jv_set(m, "by_instructions",
 	       share((int64_t)s->mapped_instructions, (int64_t)s->instructions,
@@ -225,10 +220,7 @@ static jv *line_json(const srcmap_line *ln, const srcmap_summary *s)
 	jv_set_str(o, "file", ln->file);
 	jv_set_int(o, "line", ln->line);
 	jv_set_int(o, "instructions", (int64_t)ln->instructions);
-	jv_set_int(o, "hits", ln->hits);
-	jv_set_int(o, "latency", ln->latency);
-	jv_set_int(o, "stall", ln->stall);
-	jv_set_int(o, "idle", ln->idle);
+	profile_set_costs(o, ln->hits, ln->latency, ln->stall, ln->idle);
 	jv_set_round(o, "pct_of_stall", pct(ln->stall, s->stall), 2);
 	jv_set_round(o, "pct_of_latency", pct(ln->latency, s->latency), 2);
 	jv_set_bool(o, "entry_bucket", ln->entry_bucket);
@@ -260,10 +252,7 @@ static void add_rollups(map_view *v, jv *data)
 		jv_set_str(o, "file", f->file);
 		jv_set_int(o, "lines", (int64_t)f->lines);
 		jv_set_int(o, "instructions", (int64_t)f->instructions);
-		jv_set_int(o, "hits", f->hits);
-		jv_set_int(o, "latency", f->latency);
-		jv_set_int(o, "stall", f->stall);
-		jv_set_int(o, "idle", f->idle);
+		profile_set_costs(o, f->hits, f->latency, f->stall, f->idle);
 		jv_set_round(o, "pct_of_stall", pct(f->stall, s->stall), 2);
 		jv_set_round(o, "pct_of_latency", pct(f->latency, s->latency), 2);
 	}

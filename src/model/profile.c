@@ -107,6 +107,14 @@ void profile_sum_totals(stall_profile *p)
 	t->issue = trace_sub(t->latency, t->stall);
 }
 
+void profile_set_costs(jv *o, int64_t hits, int64_t latency, int64_t stall, int64_t idle)
+{
+	jv_set_int(o, "hits", hits);
+	jv_set_int(o, "latency", latency);
+	jv_set_int(o, "stall", stall);
+	jv_set_int(o, "idle", idle);
+}
+
 double profile_pct(int64_t part, int64_t whole)
 {
 	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;

@@ -165,6 +165,9 @@ void profile_sum_totals(stall_profile *p);
  * (0 = all), the *_total fields keep their length before the cut. */
 void profile_rank(stall_profile *p, size_t top);
 
+/* Sets the four cost keys every list entry has: hits, latency, stall, idle. */
+void profile_set_costs(jv *o, int64_t hits, int64_t latency, int64_t stall, int64_t idle);
+
 /* 100 * part / whole rounded to 2 decimals (0 when whole is 0). */
 double profile_pct(int64_t part, int64_t whole);
 

@@ -59,10 +59,7 @@ static jv *totals_json(const stall_profile *p)
 		jv_set_str(o, "unit", prof_unit_name(p->unit));
 	jv_set_int(o, "instructions", (int64_t)t->instructions);
 	jv_set_int(o, "executed_instructions", (int64_t)t->executed);
-	jv_set_int(o, "hits", t->hits);
-	jv_set_int(o, "latency", t->latency);
-	jv_set_int(o, "stall", t->stall);
-	jv_set_int(o, "idle", t->idle);
+	profile_set_costs(o, t->hits, t->latency, t->stall, t->idle);
 	jv_set_int(o, "issue", t->issue);
 	jv_set(o, "waves", t->waves >= 0 ? jv_int(t->waves) : jv_null());
 	jv_set(o, "stall_pct_of_latency", pct(t->stall, t->latency));
@@ -106,10 +103,7 @@ static jv *classes_json(const stall_profile *p)
 		jv_set_str(o, "class", class_name(p->vendor, id));
 		jv_set_str(o, "normalized", norm_name(class_norm(p->vendor, id)));
 		jv_set_int(o, "instructions", (int64_t)c->instructions);
-		jv_set_int(o, "hits", c->hits);
-		jv_set_int(o, "latency", c->latency);
-		jv_set_int(o, "stall", c->stall);
-		jv_set_int(o, "idle", c->idle);
+		profile_set_costs(o, c->hits, c->latency, c->stall, c->idle);
 		jv_set(o, "pct_of_stall", pct(c->stall, p->totals.stall));
 		jv_set(o, "pct_of_latency", pct(c->latency, p->totals.latency));
 		if (sampled(p)) {
@@ -212,10 +206,7 @@ static jv *hotspots_json(const stall_profile *p)
 		jv_set_str(o, "source", t->source);
 		jv_set_str(o, "class", class_name(p->vendor, t->klass));
 		jv_set_str(o, "normalized", norm_name(class_norm(p->vendor, t->klass)));
-		jv_set_int(o, "hits", t->hits);
-		jv_set_int(o, "latency", t->latency);
-		jv_set_int(o, "stall", t->stall);
-		jv_set_int(o, "idle", t->idle);
+		profile_set_costs(o, t->hits, t->latency, t->stall, t->idle);
 		if (p->not_issued)
 			jv_set_int(o, "not_issued", p->not_issued[i]);
 		jv_set(o, "pct_of_stall", pct(t->stall, p->totals.stall));
@@ -255,10 +246,7 @@ static jv *lines_json(const stall_profile *p)
 		jv_set_str(o, "source", l->source);
 		split_source(l->source, o);
 		jv_set_int(o, "instructions", (int64_t)l->instructions);
-		jv_set_int(o, "hits", l->hits);
-		jv_set_int(o, "latency", l->latency);
-		jv_set_int(o, "stall", l->stall);
-		jv_set_int(o, "idle", l->idle);
+		profile_set_costs(o, l->hits, l->latency, l->stall, l->idle);
 		if (p->not_issued)
 			jv_set_int(o, "not_issued", l->not_issued);
 		jv_set(o, "pct_of_stall", pct(l->stall, p->totals.stall));

@@ -1,5 +1,7 @@
 #include "model/trace.h"
 
+#include "base/lower_bound.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,14 +30,8 @@ void trace_dispatch_free(trace_dispatch *d)
 
 long trace_find_line(const trace_dispatch *d, int64_t code_line)
 {
-	size_t lo = 0, hi = d->n_insts;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->insts[mid].code_line < code_line)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = lower_bound_i64(d->insts, d->n_insts, sizeof *d->insts,
+				    offsetof(trace_inst, code_line), code_line);
 	/* A label row may share its line index with the instruction that follows it. */
 	if (lo + 1 < d->n_insts && d->insts[lo].is_label && d->insts[lo + 1].code_line == code_line)
 		lo++;

@@ -50,7 +50,6 @@ const backend backend_amd = {
     .open = amd_open,
     .open_sibling = amd_open_sibling,
     .fill = amd_fill,
-    .close = NULL,
     .capture = amd_capture_slot,
     .counters = amd_counters_slot,
 };

@@ -29,10 +29,7 @@ static jv *detail_waves(const bub *b)
 		const wave_detail *w = &b->agg.detail[i];
 		jv *o = jv_push(a, jv_object());
 		jv_set_str(o, "wave", b->agg.files[w->file]);
-		jv_set_int(o, "hits", w->hits);
-		jv_set_int(o, "latency", w->latency);
-		jv_set_int(o, "stall", w->stall);
-		jv_set_int(o, "idle", w->idle);
+		profile_set_costs(o, w->hits, w->latency, w->stall, w->idle);
 	}
 	return a;
 }
@@ -69,10 +66,7 @@ jv *bub_detail(const bub *b, fp_err *e)
 	jv_set(o, "vaddr", jv_strf("0x%llx", (unsigned long long)t->vaddr));
 	jv_set_str(o, "class", tax_class_name(t->klass));
 	jv_set_str(o, "normalized", tax_norm_name(tax_normalize(t->klass)));
-	jv_set_int(o, "hits", t->hits);
-	jv_set_int(o, "latency", t->latency);
-	jv_set_int(o, "stall", t->stall);
-	jv_set_int(o, "idle", t->idle);
+	profile_set_costs(o, t->hits, t->latency, t->stall, t->idle);
 	jv_set_int(o, "issue", trace_sub(t->latency, t->stall));
 	jv_set_round(o, "pct_of_stall", profile_pct(t->stall, b->p->totals.stall), 2);
 	if (b->wait_of[i] >= 0)

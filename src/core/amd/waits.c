@@ -1,5 +1,6 @@
 #include "core/amd/waits.h"
 
+#include "base/lower_bound.h"
 #include "base/xalloc.h"
 
 #include <stdlib.h>
@@ -93,15 +94,8 @@ static tax_class class_of_group(int g)
 /* First pair index with wait_line >= line (pairs are sorted). */
 static size_t first_pair(const wave_agg *agg, int64_t line)
 {
-	size_t lo = 0, hi = agg->n_pairs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (agg->pairs[mid].wait_line < line)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lower_bound_i64(agg->pairs, agg->n_pairs, sizeof *agg->pairs,
+			       offsetof(wave_pair, wait_line), line);
 }
 
 static void fill_producers(const trace_dispatch *d, const wave_agg *agg, wait_info *w)

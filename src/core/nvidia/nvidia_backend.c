@@ -111,6 +111,7 @@ static void nv_close(backend_dispatch *d)
 	d->priv = NULL;
 }
 
+/* capture and counters: not built for this backend yet (NULL). */
 const backend backend_nvidia = {
     .name = "ncu",
     .profiler = "Nsight Compute",
@@ -118,9 +119,6 @@ const backend backend_nvidia = {
     .unit = UNIT_SAMPLES,
     .detect = nv_detect,
     .open = nv_open,
-    .open_sibling = NULL,
     .fill = nv_fill,
     .close = nv_close,
-    .capture = NULL,
-    .counters = NULL,
 };

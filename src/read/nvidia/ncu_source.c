@@ -7,6 +7,7 @@
 #include "base/fileio.h"
 #include "base/input_open.h"
 #include "base/strbuf.h"
+#include "base/lower_bound.h"
 #include "base/xalloc.h"
 #include "read/nvidia/ncu_csv.h"
 
@@ -319,14 +320,8 @@ void ncu_source_free(ncu_source *s)
 
 long ncu_source_find_address(const ncu_source *s, uint64_t address)
 {
-	size_t lo = 0, hi = s->trace.n_insts;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->s[mid].address < address)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = lower_bound_u64(s->s, s->trace.n_insts, sizeof *s->s,
+				    offsetof(ncu_inst_samples, address), address);
 	return lo < s->trace.n_insts && s->s[lo].address == address ? (long)lo : -1;
 }
 
