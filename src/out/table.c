@@ -196,7 +196,7 @@ static const struct {
 	view_fn fn;
 } views[] = {
     {"bubbles", tv_bubbles}, {"map", tv_map},	{"report", tv_report}, {"diff", tv_diff},
-    {"bundle", tv_bundle},   {"tile", tv_tile}, {"doctor", tv_doctor},
+    {"bundle", tv_bundle},   {"tile", tv_tile}, {"doctor", tv_doctor}, {"list", tv_list},
 };
 
 static view_fn view_of(const char *cmd)
@@ -281,6 +281,15 @@ void table_render(strbuf *out, const jv *env, int width, int full)
 	view_fn fn = view_of(cmd);
 	if (fn && data && !full) {
 		fn(&t, data);
+	} else if (data && !full && jv_string(jv_get(data, "headline"))) {
+		/* no view of its own, but a headline: that is the answer, so it leads */
+		char label[64];
+		snprintf(label, sizeof label, "%s:", cmd ? cmd : "ok");
+		tf_para(&t, 0, label, jv_string(jv_get(data, "headline")));
+		jv *rest = jv_copy(data);
+		jv_free(jv_take(rest, "headline"));
+		fit(&t, rest, 1);
+		jv_free(rest);
 	} else if (data && !full) {
 		tf_para(&t, 0, NULL, cmd ? cmd : "ok");
 		fit(&t, data, 1);

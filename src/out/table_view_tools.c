@@ -1,5 +1,5 @@
-/* Terminal views of the machine-side commands: tile (the tile to use) and doctor (what this
- * machine can do). */
+/* Terminal views of the machine-side commands: tile (the tile to use), doctor (what this
+ * machine can do) and list (the kernels it can profile). */
 #include "out/table_views.h"
 
 #include <stdio.h>
@@ -151,4 +151,29 @@ void tv_doctor(tf *t, const jv *data)
 	snprintf(line, sizeof line, "%zu AMD, %zu NVIDIA", jv_len(jv_get(data, "amd_gpus")),
 		 jv_len(jv_get(data, "nvidia_gpus")));
 	tf_para(t, 2, "GPUs:", line);
+}
+
+void tv_list(tf *t, const jv *data)
+{
+	const jv *k = jv_get(data, "kernels"), *c = jv_get(data, "counts");
+	char line[160];
+	snprintf(line, sizeof line, "%zu kernel(s): %lld from the registry, %lld from the worktree",
+		 jv_len(k), num(c, "registry"), num(c, "worktree"));
+	tf_para(t, 0, "list:", line);
+	if (!jv_len(k))
+		return;
+	tf_table tb;
+	tf_table_init(&tb, 4, 0);
+	tf_table_col(&tb, "kernel", 0);
+	tf_table_col(&tb, "from", 0);
+	tf_table_col(&tb, "op", 0);
+	tf_table_col(&tb, "arch", 0);
+	tf_table_col(&tb, "test", 0);
+	for (size_t i = 0; i < jv_len(k); i++) { /* the whole list: it is the answer */
+		const jv *x = jv_at(k, i);
+		const char *row[] = {str(x, "name"), str(x, "from"), str(x, "op_category"),
+				     str(x, "arch"), str(x, "test_file")};
+		tf_table_row(&tb, row);
+	}
+	tf_table_emit(t, &tb, 2);
 }

@@ -19,5 +19,6 @@ void tv_diff(tf *t, const jv *data);
 void tv_bundle(tf *t, const jv *data);
 void tv_tile(tf *t, const jv *data);
 void tv_doctor(tf *t, const jv *data);
+void tv_list(tf *t, const jv *data);
 
 #endif

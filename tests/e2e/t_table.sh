@@ -26,6 +26,12 @@ want="^tile: BM=$(field data.recommended.tile.BM) BN=$(field data.recommended.ti
 table_check "tile" "" "$want" tile --shape 4096,4096,4096 --dtype bf16 --arch gfx950
 table_check "tile at 60 columns" 60 "$want" tile --shape 4096,4096,4096 --dtype bf16 --arch gfx950
 table_check "doctor" "" "^doctor: (ready|not-ready)" doctor
+fly "table: list json" 0 list -f json
+table_check "list" "" "^list: [0-9]+ kernel\(s\): $(field data.counts.registry) from the registry" list
+grep -q "^  $(field data.kernels.0.name) " "$tb_dir/t.txt" && ok "table: list names the kernels" ||
+	notok "table: list names the kernels" "$(head -5 "$tb_dir/t.txt")"
+"$FLYPROF" ledger append --ledger "$tb_dir/l.jsonl" --hypothesis h --decision rejected --why w -f json >/dev/null 2>&1
+table_check "a command without a view leads with its headline" "" "^ledger: 1 round\(s\): 0 accepted" ledger summary --ledger "$tb_dir/l.jsonl"
 table_check "an error" "" "^error bubbles: \[BAD_ARGS\]" bubbles
 table_check "a usage error" "" "^error capture: \[USAGE\]" capture
 if [ -n "$CORPUS" ]; then
