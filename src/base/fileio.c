@@ -250,7 +250,9 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char **file_list_dir(const char *dir, size_t *n, fp_err *e)
+/* The sorted entry names of dir (without . and ..); only_dirs keeps those that are (or link
+ * to) directories, asking stat only where readdir cannot tell. */
+static char **list_names(const char *dir, size_t *n, int only_dirs, fp_err *e)
 {
 	DIR *d = opendir(dir);
 	*n = 0;
@@ -265,33 +267,7 @@ char **file_list_dir(const char *dir, size_t *n, fp_err *e)
 	while ((de = readdir(d)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		names = xgrow(names, &cap, *n + 1, sizeof *names);
-		names[(*n)++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	if (*n)
-		qsort(names, *n, sizeof *names, cmp_names);
-	else
-		names = xgrow(names, &cap, 1, sizeof *names);
-	return names;
-}
-
-char **file_list_subdirs(const char *dir, size_t *n, fp_err *e)
-{
-	DIR *d = opendir(dir);
-	*n = 0;
-	if (!d) {
-		fp_fail(e, errno == ENOENT ? ERR_NO_ARTIFACT : ERR_IO_ERROR, "%s: %s", dir,
-			strerror(errno));
-		return NULL;
-	}
-	size_t cap = 0;
-	char **names = NULL;
-	struct dirent *de;
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (de->d_type != DT_DIR) {
+		if (only_dirs && de->d_type != DT_DIR) {
 			if (de->d_type != DT_UNKNOWN && de->d_type != DT_LNK)
 				continue;
 			char *p = path_join(dir, de->d_name);
@@ -309,6 +285,16 @@ char **file_list_subdirs(const char *dir, size_t *n, fp_err *e)
 	else
 		names = xgrow(names, &cap, 1, sizeof *names);
 	return names;
+}
+
+char **file_list_dir(const char *dir, size_t *n, fp_err *e)
+{
+	return list_names(dir, n, 0, e);
+}
+
+char **file_list_subdirs(const char *dir, size_t *n, fp_err *e)
+{
+	return list_names(dir, n, 1, e);
 }
 
 void file_list_free(char **names, size_t n)

@@ -11,8 +11,7 @@
 
 static char *owned_kernel; /* a kernel name read from capture.json (one command per process) */
 
-/* flyprof-bundles/<kernel>, with anything but [A-Za-z0-9_.-] in the name replaced by '_'. */
-static char *default_bundle(const char *kernel)
+char *capture_default_bundle(const char *kernel)
 {
 	strbuf sb = STRBUF_INIT;
 	sb_adds(&sb, "flyprof-bundles/");
@@ -46,7 +45,7 @@ static int open_bundle(capture_req *q, fp_err *e)
 		return 0;
 	}
 	const char *bdir = opts_str(&ctx->opts, "bundle");
-	char *dflt = bdir ? NULL : default_bundle(q->kernel);
+	char *dflt = bdir ? NULL : capture_default_bundle(q->kernel);
 	bundle *b = xcalloc(1, sizeof *b);
 	if (bundle_open_write(b, bdir ? bdir : dflt, "run", e)) {
 		bundle_close(b);

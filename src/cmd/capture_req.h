@@ -12,5 +12,8 @@
  * no positional was given. Returns the backend, or NULL with ctx->err set. */
 const backend *capture_req_init(cmd_ctx *ctx, capture_req *q, int kernel_from_bundle);
 void capture_req_release(capture_req *q);
+/* The default bundle of a kernel: flyprof-bundles/<kernel>, with anything but [A-Za-z0-9_.-] in
+ * the name (and a leading '.') replaced by '_'. Owned by the caller. */
+char *capture_default_bundle(const char *kernel);
 
 #endif

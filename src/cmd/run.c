@@ -12,6 +12,7 @@
  * records every step, also when the run stops. Progress goes to stderr when it is a
  * terminal. */
 #include "cmd/cmds.h"
+#include "cmd/capture_req.h"
 #include "cmd/run_ncu.h"
 #include "drive/proc.h"
 
@@ -275,19 +276,6 @@ static int write_run_json(run_state *st, const char *kernel, const char *stopped
 	return rc;
 }
 
-static char *default_bundle(const char *kernel)
-{
-	strbuf sb = STRBUF_INIT;
-	sb_adds(&sb, "flyprof-bundles/");
-	for (const char *p = kernel; *p; p++)
-		sb_addc(&sb, (strchr("._-", *p) || (*p >= '0' && *p <= '9') ||
-			      (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) &&
-				     !(p == kernel && *p == '.')
-				 ? *p
-				 : '_');
-	return sb_detach(&sb);
-}
-
 static int run_rocprofv3(cmd_ctx *ctx, const char *backend_name)
 {
 	const char *kernel = ctx->positional;
@@ -300,7 +288,7 @@ static int run_rocprofv3(cmd_ctx *ctx, const char *backend_name)
 	const backend *ops = capture_backend_for(backend_name, &ctx->err);
 	if (!ops)
 		return -1;
-	char *dflt = opts_str(&ctx->opts, "bundle") ? NULL : default_bundle(kernel);
+	char *dflt = opts_str(&ctx->opts, "bundle") ? NULL : capture_default_bundle(kernel);
 	run_state st = {ctx, dflt ? dflt : opts_str(&ctx->opts, "bundle"), jv_array(), isatty(2), 0,
 			8};
 	const char *tag = opts_str(&ctx->opts, "tag");
