@@ -106,6 +106,41 @@ TEST(jv_set_replaces_and_equal_ignores_key_order)
 	jv_free(b);
 }
 
+TEST(jv_accessors_read_every_type_and_null)
+{
+	CHECK_INT(jv_type_of(NULL), JV_NULL);
+	jv *o = jv_object();
+	jv_set_bool(o, "t", 1);
+	jv_set_bool(o, "f", 0);
+	jv_set(o, "u", jv_uint(UINT64_MAX));
+	jv_set_int(o, "neg", -1);
+	jv_set_str(o, "s", "abc");
+	CHECK_INT(jv_type_of(o), JV_OBJECT);
+	CHECK(jv_is_true(jv_get(o, "t")));
+	CHECK(!jv_is_true(jv_get(o, "f")) && jv_type_of(jv_get(o, "f")) == JV_BOOL);
+	CHECK(!jv_is_true(jv_get(o, "neg")) && !jv_is_true(NULL));
+	CHECK(jv_u64(jv_get(o, "u")) == UINT64_MAX);
+	CHECK(jv_u64(jv_get(o, "neg")) == 0);
+	CHECK_INT(jv_len(jv_get(o, "s")), 3);
+	CHECK_STR(jv_key_at(o, 4), "s");
+	CHECK(jv_key_at(o, 5) == NULL && jv_value_at(o, 5) == NULL);
+	CHECK(jv_replace_at(o, 4, jv_str("xy")) == jv_get(o, "s"));
+	CHECK_STR(jv_string(jv_get(o, "s")), "xy");
+	CHECK(jv_replace_at(o, 5, jv_null()) == NULL);
+	jv *a = jv_array();
+	jv_push(a, jv_int(1));
+	jv_replace_at(a, 0, jv_int(2));
+	CHECK_INT(jv_i64(jv_at(a, 0)), 2);
+	jv *m = jv_object();
+	jv_set_int(m, "s", 7);
+	jv_set(m, "a", a);
+	jv_merge(o, m);
+	CHECK_INT(jv_len(o), 6);
+	CHECK_INT(jv_i64(jv_get(o, "s")), 7);
+	CHECK_INT(jv_i64(jv_at(jv_get(o, "a"), 0)), 2);
+	jv_free(o);
+}
+
 TEST(sha256_known_vectors)
 {
 	char hex[65];

@@ -245,6 +245,40 @@ jv *jv_set_bool(jv *obj, const char *key, int b)
 	return jv_set(obj, key, jv_bool(b));
 }
 
+jv *jv_replace_at(jv *v, size_t i, jv *val)
+{
+	jv **slot = NULL;
+	if (v && v->type == JV_ARRAY && i < v->v.arr.n)
+		slot = &v->v.arr.items[i];
+	else if (v && v->type == JV_OBJECT && i < v->v.obj.n)
+		slot = &v->v.obj.vals[i];
+	if (!slot) {
+		jv_free(val);
+		return NULL;
+	}
+	jv_free(*slot);
+	*slot = val;
+	return val;
+}
+
+void jv_merge(jv *dst, jv *src)
+{
+	if (!src)
+		return;
+	if (src->type == JV_OBJECT) {
+		for (size_t i = 0; i < src->v.obj.n; i++) {
+			jv_set(dst, src->v.obj.keys[i], src->v.obj.vals[i]);
+			src->v.obj.vals[i] = NULL;
+		}
+	}
+	jv_free(src);
+}
+
+jv_type jv_type_of(const jv *v)
+{
+	return v ? v->type : JV_NULL;
+}
+
 jv *jv_get(const jv *obj, const char *key)
 {
 	if (!obj || obj->type != JV_OBJECT)
@@ -292,6 +326,11 @@ void jv_truncate(jv *arr, size_t n)
 	arr->v.arr.n = n;
 }
 
+int jv_is_true(const jv *v)
+{
+	return v && v->type == JV_BOOL && v->v.b;
+}
+
 int jv_is_num(const jv *v)
 {
 	return v && (v->type == JV_INT || v->type == JV_UINT || v->type == JV_DOUBLE);
@@ -325,6 +364,15 @@ int jv_int_ok(const jv *v, int64_t *out)
 		*out = (int64_t)v->v.d;
 		return 1;
 	}
+	return 0;
+}
+
+uint64_t jv_u64(const jv *v)
+{
+	if (v && v->type == JV_UINT)
+		return v->v.u;
+	if (v && v->type == JV_INT && v->v.i >= 0)
+		return (uint64_t)v->v.i;
 	return 0;
 }
 

@@ -76,20 +76,34 @@ jv *jv_set_round(jv *obj, const char *key, double d, int digits);
 jv *jv_set_str(jv *obj, const char *key, const char *s);
 jv *jv_set_bool(jv *obj, const char *key, int b);
 
+/* Replaces the i-th item of an array or the i-th value of an object (takes ownership of val and
+ * frees the old value) and returns val; NULL (val freed) when i is past the end. */
+jv *jv_replace_at(jv *v, size_t i, jv *val);
+/* Sets every key of object src in dst in order, as jv_set would, and frees src (its values move
+ * into dst, nothing is copied). */
+void jv_merge(jv *dst, jv *src);
+
+/* The type of v; JV_NULL for a NULL pointer, so that an absent key reads like a JSON null. */
+jv_type jv_type_of(const jv *v);
 /* Borrowed lookups; NULL when absent or of another type. */
 jv *jv_get(const jv *obj, const char *key);
 jv *jv_at(const jv *arr, size_t i);
+/* Items of an array, keys of an object, bytes of a string; 0 for anything else and NULL. */
 size_t jv_len(const jv *v);
 /* The i-th key / value of an object in insertion order (borrowed); NULL past the end. */
 const char *jv_key_at(const jv *obj, size_t i);
 jv *jv_value_at(const jv *obj, size_t i);
 /* Frees the items of an array from index n on. */
 void jv_truncate(jv *arr, size_t n);
+/* 1 for the boolean true; 0 for false, for any other type and for NULL. */
+int jv_is_true(const jv *v);
 int jv_is_num(const jv *v);
 /* Numeric value as double / int64 (0 for non-numbers); jv_int_ok tells if v is an exact integer. */
 double jv_num(const jv *v);
 int64_t jv_i64(const jv *v);
 int jv_int_ok(const jv *v, int64_t *out);
+/* The value of an integer that fits uint64 (a JV_UINT or a non-negative JV_INT); 0 otherwise. */
+uint64_t jv_u64(const jv *v);
 const char *jv_string(const jv *v);
 /* Deep equality (object key order ignored). */
 int jv_equal(const jv *a, const jv *b);
