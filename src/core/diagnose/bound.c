@@ -18,7 +18,7 @@ static int counters_decide(const jv *c, bound_verdict *v)
 {
 	const jv *mem = jv_get(c, "memory");
 	const jv *cal = jv_get(mem, "calibrated");
-	v->calibrated = cal && cal->type == JV_BOOL ? cal->v.b : 0;
+	v->calibrated = jv_is_true(cal);
 	const jv *mf = jv_get(jv_get(c, "compute"), "mfma_inst_frac");
 	const jv *roof = jv_get(mem, "pct_of_hbm_roof");
 	const jv *l2 = jv_get(mem, "l2_hit_rate");

@@ -240,7 +240,7 @@ static const jv *off_bucket_top(const jv *ce, const jv *buckets)
 {
 	const char *klass = jv_string(jv_get(ce, "class"));
 	const jv *scan = jv_get(buckets, "hottest_off_bucket");
-	if (scan && scan->type == JV_OBJECT) /* the whole trace was searched */
+	if (jv_type_of(scan) == JV_OBJECT) /* the whole trace was searched */
 		return klass ? jv_get(scan, klass) : NULL;
 	const jv *top = jv_get(ce, "top");
 	for (size_t i = 0; i < jv_len(top); i++)
@@ -281,7 +281,7 @@ static const char *scanned_text(const jv *ce, const jv *eb, size_t listed, int a
 {
 	static char buf[96];
 	const jv *scan = jv_get(eb, "hottest_off_bucket");
-	if (scan && scan->type == JV_OBJECT)
+	if (jv_type_of(scan) == JV_OBJECT)
 		return "no stalled instruction of the class anywhere in the trace";
 	snprintf(buf, sizeof buf, "none of %s %zu %sinstructions", all ? "its" : "the", listed,
 		 all ? "" : "hottest listed ");

@@ -150,8 +150,8 @@ void fact_signals_add(jv *signals, const jv *facts, const jv *occupancy)
 	for (size_t i = 0; fact_signal_table[i].name; i++) {
 		const fact_signal *f = &fact_signal_table[i];
 		const jv *v = f->path ? at_path(facts, f->path) : NULL;
-		if (v && v->type == JV_BOOL)
-			jv_set_int(signals, f->name, v->v.b ? 1 : 0);
+		if (jv_type_of(v) == JV_BOOL)
+			jv_set_int(signals, f->name, jv_is_true(v));
 		else if (jv_is_num(v))
 			jv_set(signals, f->name, jv_copy(v));
 	}

@@ -359,9 +359,9 @@ static void set_confidence(jv *r, const rule *ru)
 			 "rest sits on %s)",
 			 what);
 		why = buf;
-	} else if (hs && hs->type == JV_OBJECT && jv_num(jv_get(hs, "pct_of_class_stall")) < 10)
+	} else if (jv_type_of(hs) == JV_OBJECT && jv_num(jv_get(hs, "pct_of_class_stall")) < 10)
 		why = "lowered: the hot instruction holds under 10% of the class's stall";
-	else if (hs && hs->type == JV_OBJECT && jv_string(jv_get(ev, "none_reason")))
+	else if (jv_type_of(hs) == JV_OBJECT && jv_string(jv_get(ev, "none_reason")))
 		why = "lowered: the hot instruction has no .py line";
 	if (why && lv > 0)
 		lv--;
@@ -442,7 +442,7 @@ static const char *largest_missing_reason(const jv *not_fired, const char *large
 			continue;
 		const char *st = jv_string(jv_get(n, "status"));
 		if (strcmp(st, "not_applicable") == 0) {
-			if (!jv_get(n, "signal_held") || !jv_get(n, "signal_held")->v.b)
+			if (!jv_is_true(jv_get(n, "signal_held")))
 				continue;
 			return "its rules that fired belong to another kernel family (see "
 			       "not_fired: not_applicable)";

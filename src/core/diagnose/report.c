@@ -291,7 +291,7 @@ static void merge_ncu_findings(jv *rep, const jv *nf)
 	jv_set(rep, "ncu_rules", jv_copy(jv_get(nf, "ncu_rules")));
 	/* the measured speed of light decides the bound; the trace's own verdict stays beside it */
 	const jv *sol = jv_get(nf, "bound");
-	if (sol && sol->type == JV_OBJECT) {
+	if (jv_type_of(sol) == JV_OBJECT) {
 		jv *trace_bound = jv_take(rep, "bound");
 		jv *b = jv_set(rep, "bound", jv_copy(sol));
 		jv_set(b, "trace_verdict", trace_bound);

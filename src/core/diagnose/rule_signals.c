@@ -39,8 +39,8 @@ static void class_signals(jv *s, const jv *b)
 	double stall = jv_num(jv_get(tot, "stall")), lat = jv_num(jv_get(tot, "latency"));
 	const jv *dyn = jv_get(jv_get(b, "mix"), "dynamic");
 	double hits = 0;
-	for (size_t i = 0; dyn && dyn->type == JV_OBJECT && i < dyn->v.obj.n; i++)
-		hits += jv_num(dyn->v.obj.vals[i]);
+	for (size_t i = 0; jv_type_of(dyn) == JV_OBJECT && i < jv_len(dyn); i++)
+		hits += jv_num(jv_value_at(dyn, i));
 	/* both vendors' native names (a class absent from this trace is 0; "barrier" is in
 	 * both lists and is set twice with the same value) */
 	const char *const *lists[] = {rules_native_classes, rules_nvidia_classes};
@@ -150,7 +150,7 @@ static void counter_signals(jv *s, const jv *c)
 		 jv_get(jv_get(c, "lds"), "bank_conflict_pct"));
 	copy_num(s, "counters.mfma_inst_frac", jv_get(jv_get(c, "compute"), "mfma_inst_frac"));
 	const jv *cal = jv_get(mem, "calibrated");
-	if (cal && cal->type == JV_BOOL && cal->v.b) /* never decide on uncalibrated bandwidth */
+	if (jv_is_true(cal)) /* never decide on uncalibrated bandwidth */
 		copy_num(s, "counters.pct_of_hbm_roof", jv_get(mem, "pct_of_hbm_roof"));
 }
 

@@ -163,7 +163,7 @@ static const char *get_str(vctx *c, const jv *obj, const char *key, const char *
 static int parse_cond(vctx *c, const jv *v, const char *ptr, rule_cond *out)
 {
 	char p[160];
-	if (!v || v->type != JV_OBJECT)
+	if (jv_type_of(v) != JV_OBJECT)
 		return bad(c, ptr, "an object {field, op, threshold}", "%s",
 			   "a condition is not an object");
 	const char *field = get_str(c, v, "field", ptr);
@@ -185,7 +185,7 @@ static int parse_cond(vctx *c, const jv *v, const char *ptr, rule_cond *out)
 	snprintf(p, sizeof p, "%s/threshold", ptr);
 	out->field = xstrdup(field);
 	out->op = (rule_op)k;
-	if (t && t->type == JV_STRING && (k == RULE_EQ || k == RULE_NE)) {
+	if (jv_type_of(t) == JV_STRING && (k == RULE_EQ || k == RULE_NE)) {
 		out->is_str = 1;
 		out->str = xstrdup(jv_string(t));
 	} else if (jv_is_num(t))
@@ -202,7 +202,7 @@ static int parse_gate(vctx *c, const jv *g, const char *ptr, unsigned *gate)
 	if (!g)
 		return 0;
 	snprintf(p, sizeof p, "%s/gate", ptr);
-	if (g->type != JV_ARRAY)
+	if (jv_type_of(g) != JV_ARRAY)
 		return bad(c, p, "an array of bound names", "%s", "gate is not an array");
 	for (size_t i = 0; i < jv_len(g); i++) {
 		const char *s = jv_string(jv_at(g, i));
@@ -226,19 +226,19 @@ static int parse_applies(vctx *c, const jv *a, const char *ptr, rule *ru)
 	if (!a)
 		return 0;
 	snprintf(p, sizeof p, "%s/applies_to", ptr);
-	if (a->type != JV_OBJECT || a->v.obj.n == 0 || a->v.obj.n > RULES_MAX_TRAITS)
+	if (jv_type_of(a) != JV_OBJECT || jv_len(a) == 0 || jv_len(a) > RULES_MAX_TRAITS)
 		return bad(c, p, "an object {trait: value} with 1 to 4 kernel traits", "%s",
 			   "bad \"applies_to\"");
-	for (size_t i = 0; i < a->v.obj.n; i++) {
-		const char *k = a->v.obj.keys[i];
-		const jv *v = a->v.obj.vals[i];
+	for (size_t i = 0; i < jv_len(a); i++) {
+		const char *k = jv_key_at(a, i);
+		const jv *v = jv_value_at(a, i);
 		snprintf(p, sizeof p, "%s/applies_to/%s", ptr, k);
 		if (!kernel_trait_known(k))
 			return bad(c, p,
 				   "a kernel trait (has_mfma, has_lds_traffic, has_lds_dma, "
 				   "has_loop, kind, backend, language)",
 				   "unknown trait \"%s\"", k);
-		if (!v || (v->type != JV_BOOL && v->type != JV_STRING))
+		if (jv_type_of(v) != JV_BOOL && jv_type_of(v) != JV_STRING)
 			return bad(c, p, "true, false or a string", "%s",
 				   "a trait value must be a boolean or a string");
 		if (!kernel_trait_value_ok(k, v))
@@ -288,8 +288,8 @@ static int check_language(vctx *c, const rule *ru, const char *ptr)
 static int check_keys(vctx *c, const jv *v, const char *ptr)
 {
 	char p[160];
-	for (size_t i = 0; i < v->v.obj.n; i++) {
-		const char *k = v->v.obj.keys[i];
+	for (size_t i = 0; i < jv_len(v); i++) {
+		const char *k = jv_key_at(v, i);
 		int known = 0;
 		for (size_t j = 0; rule_keys[j]; j++)
 			known |= strcmp(k, rule_keys[j]) == 0;
@@ -324,7 +324,7 @@ static int parse_texts(vctx *c, const jv *v, const char *ptr, rule *ru)
 static int parse_rule(vctx *c, const rules *r, const jv *v, const char *ptr, rule *ru)
 {
 	char p[160];
-	if (!v || v->type != JV_OBJECT)
+	if (jv_type_of(v) != JV_OBJECT)
 		return bad(c, ptr, "a rule object", "%s", "a rule is not an object");
 	if (check_keys(c, v, ptr) || parse_texts(c, v, ptr, ru))
 		return -1;
@@ -350,7 +350,7 @@ static int parse_rule(vctx *c, const rules *r, const jv *v, const char *ptr, rul
 	ru->n_conds = 1;
 	const jv *also = jv_get(v, "also");
 	snprintf(p, sizeof p, "%s/also", ptr);
-	if (also && (also->type != JV_ARRAY || jv_len(also) >= RULES_MAX_CONDS))
+	if (also && (jv_type_of(also) != JV_ARRAY || jv_len(also) >= RULES_MAX_CONDS))
 		return bad(c, p, "an array of up to 3 conditions", "%s", "bad \"also\"");
 	for (size_t i = 0; also && i < jv_len(also); i++) {
 		snprintf(p, sizeof p, "%s/also/%zu", ptr, i);
@@ -360,7 +360,7 @@ static int parse_rule(vctx *c, const rules *r, const jv *v, const char *ptr, rul
 	}
 	const jv *un = jv_get(v, "unless");
 	snprintf(p, sizeof p, "%s/unless", ptr);
-	if (un && (un->type != JV_ARRAY || jv_len(un) > RULES_MAX_CONDS))
+	if (un && (jv_type_of(un) != JV_ARRAY || jv_len(un) > RULES_MAX_CONDS))
 		return bad(c, p, "an array of up to 4 conditions", "%s", "bad \"unless\"");
 	for (size_t i = 0; un && i < jv_len(un); i++) {
 		snprintf(p, sizeof p, "%s/unless/%zu", ptr, i);
@@ -384,13 +384,13 @@ static int valid_id(const char *s)
 static int check_knobs(vctx *c, const jv *doc)
 {
 	const jv *ks = jv_get(doc, "knobs");
-	if (!ks || ks->type != JV_ARRAY || !jv_len(ks))
+	if (jv_type_of(ks) != JV_ARRAY || !jv_len(ks))
 		return bad(c, "/knobs", "a non-empty array of knobs", "%s", "missing \"knobs\"");
 	char p[64];
 	for (size_t i = 0; i < jv_len(ks); i++) {
 		const jv *k = jv_at(ks, i);
 		snprintf(p, sizeof p, "/knobs/%zu", i);
-		const char *id = k && k->type == JV_OBJECT ? get_str(c, k, "id", p) : NULL;
+		const char *id = jv_type_of(k) == JV_OBJECT ? get_str(c, k, "id", p) : NULL;
 		if (!id || !get_str(c, k, "kind", p) || !get_str(c, k, "api", p) ||
 		    !get_str(c, k, "effect", p))
 			return c->e->set ? -1 : bad(c, p, "a knob object", "%s", "bad knob");
@@ -429,7 +429,7 @@ const jv *rules_knob(const rules *r, const char *id)
 static int parse_rules_doc(vctx *c, rules *r, const jv *doc)
 {
 	const jv *arr = jv_get(doc, "rules");
-	if (!doc || doc->type != JV_OBJECT || !arr || arr->type != JV_ARRAY || !jv_len(arr))
+	if (jv_type_of(doc) != JV_OBJECT || jv_type_of(arr) != JV_ARRAY || !jv_len(arr))
 		return bad(c, "", "an object with a non-empty \"rules\" array", "%s",
 			   "missing \"rules\"");
 	r->v = xcalloc(jv_len(arr), sizeof *r->v);
@@ -474,7 +474,7 @@ static int merge_vocab(rules *r, const rules_vocab *v, fp_err *e)
 	if (!doc)
 		return -1;
 	const char *lang = NULL;
-	int fail = doc->type != JV_OBJECT
+	int fail = jv_type_of(doc) != JV_OBJECT
 		       ? bad(&kc, "", "an object", "%s", "the vocabulary is not an object")
 		       : check_knobs(&kc, doc);
 	if (!fail && !(lang = vocab_language(&kc, doc)))
@@ -495,9 +495,9 @@ static int merge_vocab(rules *r, const rules_vocab *v, fp_err *e)
 	if (!fail) {
 		const jv *kinds = jv_get(doc, "kinds");
 		jv *mk = (jv *)jv_get(r->knobs, "kinds");
-		for (size_t i = 0; i < kinds->v.obj.n; i++)
-			if (!jv_get(mk, kinds->v.obj.keys[i]))
-				jv_set(mk, kinds->v.obj.keys[i], jv_copy(kinds->v.obj.vals[i]));
+		for (size_t i = 0; i < jv_len(kinds); i++)
+			if (!jv_get(mk, jv_key_at(kinds, i)))
+				jv_set(mk, jv_key_at(kinds, i), jv_copy(jv_value_at(kinds, i)));
 		jv *vi = jv_push(jv_get(r->knobs, "vocabularies"), jv_object());
 		jv_set_str(vi, "language", lang);
 		jv_set_str(vi, "file", v->name);
@@ -648,7 +648,7 @@ void rule_eval(const rule *ru, const jv *signals, const char *bound, int gating,
 	o->value = jv_get(signals, ru->conds[0].field);
 	for (size_t i = 0; i < ru->n_conds; i++) {
 		const jv *v = jv_get(signals, ru->conds[i].field);
-		if (!v || v->type == JV_NULL) {
+		if (jv_type_of(v) == JV_NULL) {
 			o->status = RULE_NO_SIGNAL;
 			o->missing = ru->conds[i].field;
 			return;
@@ -660,7 +660,7 @@ void rule_eval(const rule *ru, const jv *signals, const char *bound, int gating,
 	}
 	for (size_t i = 0; i < ru->n_unless; i++) {
 		const jv *v = jv_get(signals, ru->unless[i].field);
-		if (v && v->type != JV_NULL && cond_true(&ru->unless[i], v)) {
+		if (jv_type_of(v) != JV_NULL && cond_true(&ru->unless[i], v)) {
 			o->status = RULE_CONTRADICTED;
 			o->contradicted_by = &ru->unless[i];
 			return;
@@ -672,8 +672,8 @@ void rule_eval(const rule *ru, const jv *signals, const char *bound, int gating,
 
 static void value_text(const jv *v, char *buf, size_t n)
 {
-	if (v && v->type == JV_BOOL)
-		snprintf(buf, n, "%s", v->v.b ? "true" : "false");
+	if (jv_type_of(v) == JV_BOOL)
+		snprintf(buf, n, "%s", jv_is_true(v) ? "true" : "false");
 	else
 		snprintf(buf, n, "%s", jv_string(v) ? jv_string(v) : "?");
 }
@@ -685,7 +685,7 @@ int rule_for_platform(const rule *ru, const jv *traits)
 		if (strcmp(n, "backend") != 0 && strcmp(n, "language") != 0)
 			continue;
 		const jv *have = jv_get(traits, n);
-		if (have && have->type != JV_NULL && !jv_equal(have, ru->applies[i].want))
+		if (jv_type_of(have) != JV_NULL && !jv_equal(have, ru->applies[i].want))
 			return 0;
 	}
 	return 1;
@@ -697,7 +697,7 @@ int rule_applies(const rule *ru, const jv *traits, char *why, size_t whysz)
 		why[0] = '\0';
 	for (size_t i = 0; i < ru->n_applies; i++) {
 		const jv *have = jv_get(traits, ru->applies[i].name);
-		if (!have || have->type == JV_NULL || jv_equal(have, ru->applies[i].want))
+		if (jv_type_of(have) == JV_NULL || jv_equal(have, ru->applies[i].want))
 			continue;
 		char w[32], h[32];
 		value_text(ru->applies[i].want, w, sizeof w);
