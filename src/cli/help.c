@@ -37,23 +37,33 @@ static void opt_line(strbuf *out, const opt_spec *s)
 	sb_release(&left);
 }
 
+static int declared_before(const opt_spec *const *specs, int group, const char *name)
+{
+	for (int h = 0; h < group; h++)
+		for (const opt_spec *t = specs[h]; t->name; t++)
+			if (strcmp(t->name, name) == 0)
+				return 1;
+	return 0;
+}
+
+/* Calls fn on each option of command c once: a name declared twice (command before group) is
+ * shown once, as opts_parse resolves it. */
+static void each_option(strbuf *out, const command *c, void (*fn)(strbuf *, const opt_spec *))
+{
+	const opt_spec *specs[5];
+	command_option_specs(c, specs);
+	for (int g = 0; specs[g]; g++)
+		for (const opt_spec *s = specs[g]; s->name; s++)
+			if (!declared_before(specs, g, s->name))
+				fn(out, s);
+}
+
 void help_command(strbuf *out, const command *c)
 {
 	sb_addf(out, "flyprof %s%s%s%s [options]\n\n%s\n", c->name, c->positional ? " [<" : "",
 		c->positional ? c->positional : "", c->positional ? ">]" : "", c->summary);
-	const opt_spec *specs[5];
-	command_option_specs(c, specs);
 	sb_adds(out, "\noptions:\n");
-	/* A name declared twice (command before group) is shown once, as opts_parse resolves it. */
-	for (int g = 0; specs[g]; g++)
-		for (const opt_spec *s = specs[g]; s->name; s++) {
-			int shadowed = 0;
-			for (int h = 0; h < g; h++)
-				for (const opt_spec *t = specs[h]; t->name; t++)
-					shadowed |= strcmp(t->name, s->name) == 0;
-			if (!shadowed)
-				opt_line(out, s);
-		}
+	each_option(out, c, opt_line);
 	sb_adds(out, "  -h, --help                   this text\n");
 }
 
@@ -199,35 +209,20 @@ void help_man(strbuf *out, const command *c)
 	sb_addf(out, "\n.SH SYNOPSIS\n\\fBflyprof %s\\fR%s%s%s [\\fIoptions\\fR]\n.SH OPTIONS\n",
 		c->name, c->positional ? " [\\fI" : "", c->positional ? c->positional : "",
 		c->positional ? "\\fR]" : "");
-	const opt_spec *specs[5];
-	command_option_specs(c, specs);
-	for (int g = 0; specs[g]; g++)
-		for (const opt_spec *s = specs[g]; s->name; s++) {
-			int shadowed = 0;
-			for (int h = 0; h < g; h++)
-				for (const opt_spec *t = specs[h]; t->name; t++)
-					shadowed |= strcmp(t->name, s->name) == 0;
-			if (!shadowed)
-				man_option(out, s);
-		}
+	each_option(out, c, man_option);
 	sb_adds(out, ".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nthis text, as plain text\n");
 	sb_adds(out, ".SH SEE ALSO\n\\fBflyprof\\fR(1)\n");
+}
+
+static void option_word(strbuf *out, const opt_spec *s)
+{
+	sb_addf(out, " --%s", s->name);
 }
 
 /* Every long option of command c, space separated, each once. */
 static void option_words(strbuf *out, const command *c)
 {
-	const opt_spec *specs[5];
-	command_option_specs(c, specs);
-	for (int g = 0; specs[g]; g++)
-		for (const opt_spec *s = specs[g]; s->name; s++) {
-			int shadowed = 0;
-			for (int h = 0; h < g; h++)
-				for (const opt_spec *t = specs[h]; t->name; t++)
-					shadowed |= strcmp(t->name, s->name) == 0;
-			if (!shadowed)
-				sb_addf(out, " --%s", s->name);
-		}
+	each_option(out, c, option_word);
 	sb_adds(out, " --help");
 }
 
