@@ -8,7 +8,7 @@
 #include "base/xalloc.h"
 #include "base/json/json_write.h"
 #include "base/json/json_parse.h"
-#include "core/nvidia/ncu_bundle.h"
+#include "read/nvidia/ncu_exports.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Which dispatch of a bundle a command reads, as every backend reports it: the AMD one picks an
  * ATT dispatch directory (core/amd/dispatch_select.h), the NVIDIA one a set of Nsight Compute
- * exports (core/nvidia/ncu_bundle.h). Owned strings; dispatch_choice_release frees them. */
+ * exports (read/nvidia/ncu_exports.h). Owned strings; dispatch_choice_release frees them. */
 #ifndef FLYPROF_CORE_BUNDLE_CHOICE_H
 #define FLYPROF_CORE_BUNDLE_CHOICE_H
 

@@ -20,7 +20,7 @@
 
 #include "base/err.h"
 #include "base/json/jv.h"
-#include "core/nvidia/ncu_bundle.h"
+#include "read/nvidia/ncu_exports.h"
 #include "model/profile.h"
 #include "model/trace.h"
 #include "read/nvidia/ncu_details.h"

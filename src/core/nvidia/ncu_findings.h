@@ -19,7 +19,7 @@
 
 #include "base/err.h"
 #include "base/json/jv.h"
-#include "core/nvidia/ncu_bundle.h"
+#include "read/nvidia/ncu_exports.h"
 #include "read/nvidia/ncu_details.h"
 #include "read/nvidia/ncu_memtab.h"
 #include "read/nvidia/ncu_source.h"

@@ -4,7 +4,7 @@
  * are kept and handed to the first fill. */
 #include "core/backend/backend.h"
 #include "core/nvidia/ncu_bubbles.h"
-#include "core/nvidia/ncu_bundle.h"
+#include "read/nvidia/ncu_exports.h"
 
 #include "base/fileio.h"
 #include "base/xalloc.h"
@@ -39,7 +39,7 @@ static int nv_detect(const bundle *b)
 	return d != NULL;
 }
 
-/* The exports under the names a flyprof bundle gives them (ncu_bundle.h). */
+/* The exports under the names a flyprof bundle gives them (read/nvidia/ncu_exports.h). */
 static jv *inputs_of(const ncu_exports *x)
 {
 	const struct {

@@ -1,5 +1,5 @@
-/* Finding Nsight Compute exports by name (ncu_bundle.h). */
-#include "core/nvidia/ncu_bundle.h"
+/* Finding Nsight Compute exports by name (ncu_exports.h). */
+#include "read/nvidia/ncu_exports.h"
 
 #include "base/fileio.h"
 #include "base/strbuf.h"

@@ -12,8 +12,8 @@
  * At least one source export (sass or correlated) must exist, else NO_ARTIFACT; details and the
  * report are optional (NULL when absent).
  * Ownership: ncu_exports owns its paths; ncu_exports_free releases them. */
-#ifndef FLYPROF_CORE_NCU_BUNDLE_H
-#define FLYPROF_CORE_NCU_BUNDLE_H
+#ifndef FLYPROF_READ_NCU_EXPORTS_H
+#define FLYPROF_READ_NCU_EXPORTS_H
 
 #include "base/err.h"
 
