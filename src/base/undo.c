@@ -1,6 +1,7 @@
 #include "base/undo.h"
 
 #include "base/strbuf.h"
+#include "base/tree.h"
 #include "base/xalloc.h"
 
 #include <stdio.h>
@@ -9,14 +10,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* What rollback does with an entry: restore or remove a file, remove an empty directory,
+ * or remove a whole tree (and put the tree it replaced back). */
+typedef enum { UNDO_FILE, UNDO_DIR, UNDO_TREE } undo_kind;
+
 typedef struct {
 	char *path;
-	char *backup; /* hard link to the previous file, or NULL when path was new */
-	int is_dir;
+	char *backup; /* the previous file (a hard link) or tree (moved aside), or NULL when new */
+	undo_kind kind;
 } undo_entry;
 
 static struct {
-	int active, committed, fresh;
+	int active, committed, fresh, keep_failure;
 	undo_entry *e;
 	size_t n, cap;
 } J;
@@ -26,20 +31,21 @@ void undo_begin(void)
 	J.active = 1;
 	J.committed = 0;
 	J.fresh = 0;
+	J.keep_failure = 0;
 }
 
-static int noted(const char *path)
+static undo_entry *noted(const char *path)
 {
 	for (size_t i = 0; i < J.n; i++)
 		if (strcmp(J.e[i].path, path) == 0)
-			return 1;
-	return 0;
+			return &J.e[i];
+	return NULL;
 }
 
-static void push(const char *path, char *backup, int is_dir)
+static void push(const char *path, char *backup, undo_kind kind)
 {
 	J.e = xgrow(J.e, &J.cap, J.n + 1, sizeof *J.e);
-	J.e[J.n++] = (undo_entry){xstrdup(path), backup, is_dir};
+	J.e[J.n++] = (undo_entry){xstrdup(path), backup, kind};
 }
 
 void undo_note_file(const char *path)
@@ -59,13 +65,38 @@ void undo_note_file(const char *path)
 		}
 		backup = sb_detach(&sb);
 	}
-	push(path, backup, 0);
+	push(path, backup, UNDO_FILE);
 }
 
 void undo_note_dir(const char *path)
 {
 	if (J.active && !noted(path))
-		push(path, NULL, 1);
+		push(path, NULL, UNDO_DIR);
+}
+
+void undo_own_tree(const char *path)
+{
+	undo_entry *u = J.active ? noted(path) : NULL;
+	if (u && u->kind == UNDO_DIR)
+		u->kind = UNDO_TREE;
+}
+
+int undo_note_tree(const char *path, const char *aside)
+{
+	if (!J.active || noted(path))
+		return 0; /* the first replacement in this run holds what was there before */
+	push(path, aside ? xstrdup(aside) : NULL, UNDO_TREE);
+	return 1;
+}
+
+void undo_keep_on_failure(void)
+{
+	J.keep_failure = 1;
+}
+
+int undo_keeps_failure(void)
+{
+	return J.keep_failure;
 }
 
 void undo_mark_fresh(void)
@@ -95,7 +126,7 @@ void undo_commit(void)
 {
 	for (size_t i = 0; i < J.n; i++)
 		if (J.e[i].backup)
-			unlink(J.e[i].backup);
+			tree_remove(J.e[i].backup); /* a hard link or a tree moved aside */
 	J.committed = 1;
 	release();
 }
@@ -109,10 +140,14 @@ void undo_rollback(void)
 {
 	for (size_t i = J.n; i-- > 0;) {
 		undo_entry *u = &J.e[i];
-		if (u->is_dir)
+		if (u->kind == UNDO_DIR) {
 			rmdir(u->path); /* only when empty: never remove what someone else put there
 					 */
-		else if (u->backup)
+		} else if (u->kind == UNDO_TREE) {
+			tree_remove(u->path);
+			if (u->backup)
+				rename(u->backup, u->path);
+		} else if (u->backup)
 			rename(u->backup, u->path);
 		else
 			unlink(u->path);

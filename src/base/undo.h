@@ -15,10 +15,24 @@ void undo_begin(void);
 void undo_note_file(const char *path);
 /* After a directory was created by this command. */
 void undo_note_dir(const char *path);
+/* A directory this command created (undo_note_dir) whose contents other processes write (a
+ * profiler's output, its logs): rollback removes it with everything in it. A directory that
+ * was there before is left alone. */
+void undo_own_tree(const char *path);
+/* `path` was just replaced by a whole new tree (base/tree.h); `aside` is where the previous
+ * tree was moved, or NULL when there was none. Rollback removes the new tree and moves the old
+ * one back; commit removes `aside`. Returns 0 when nothing was journaled (no journal open, or
+ * path already noted in this run): the caller then removes `aside` itself. */
+int undo_note_tree(const char *path, const char *aside);
 /* A bundle directory was created (or an empty one taken) by this command: a failure then rolls
  * everything back, not only an interruption. */
 void undo_mark_fresh(void);
 int undo_fresh(void);
+/* The command wrote evidence of its own failure into the bundle (a profiler log that the error
+ * names): a failure then keeps a fresh bundle, with its manifest recording the failed step, so
+ * that the log can be read and the command retried there. An interruption still rolls back. */
+void undo_keep_on_failure(void);
+int undo_keeps_failure(void);
 /* The result is complete: backups are dropped and the journal closed. */
 void undo_commit(void);
 int undo_committed(void);

@@ -175,8 +175,9 @@ static int run_command(cmd_ctx *ctx, int argc, char **argv, int ci)
 /* The one interruption model (docs/security.md): a signal received before the command's
  * result is committed ends it with INTERRUPTED, and everything it created or replaced is
  * restored (base/undo.h), wherever in the command the signal landed. A command that fails
- * after creating its output bundle removes it again; other failures keep what they wrote
- * (the step record of an existing bundle says what happened). */
+ * after creating its output bundle removes it again, unless the failure left its evidence
+ * there (a profiler log the error names: undo_keep_on_failure); other failures keep what they
+ * wrote (the step record of the bundle says what happened). */
 static void settle(cmd_ctx *ctx, int rc)
 {
 	int sig = signals_pending();
@@ -192,7 +193,7 @@ static void settle(cmd_ctx *ctx, int rc)
 		undo_rollback();
 		return;
 	}
-	if (rc < 0 && undo_fresh())
+	if (rc < 0 && undo_fresh() && !undo_keeps_failure())
 		undo_rollback();
 	else
 		undo_commit();

@@ -5,6 +5,7 @@
 
 #include "base/fileio.h"
 #include "base/strbuf.h"
+#include "base/undo.h"
 #include "base/xalloc.h"
 #include "cmd/cmds.h"
 #include "core/bundle/bundle.h"
@@ -68,6 +69,7 @@ static void adopt_logs(bundle *b, const char *scratch, fp_err *err)
 	}
 	free(names);
 	fp_err_clear(&e);
+	undo_keep_on_failure(); /* the logs are the evidence an error names */
 	const char *log = err && err->extra ? jv_string(jv_get(err->extra, "log")) : NULL;
 	if (log && strrchr(log, '/')) {
 		char *moved = path_join(b->dir, "logs");

@@ -299,3 +299,36 @@ no_orphans "run interrupted on an existing bundle: no process left"
 "$JCHECK" get "$F/run-x3/capture.json" recipe_kernel >"$F/k.txt"
 expect "run interrupted: the earlier capture intact" "$(cat "$F/k.txt")" "vec_add"
 fly "run: no kernel" 64 run --worktree "$WT" -f json
+
+# A failure that leaves evidence keeps the fresh bundle: the log the error names is there, the
+# manifest records the failed step, and a retry works in place (no NOT_A_BUNDLE).
+FAKE_ROCPROFV3_MODE=fail:att fly "capture fails in a fresh bundle" 70 capture vec_add --worktree "$WT" \
+	--bundle "$F/keep" -f json
+[ -f "$(field error.log)" ] && ok "failed capture: the log it names exists" || notok "failed capture: the log it names exists"
+"$JCHECK" get "$F/keep/manifest.json" steps.0.exit >"$F/k.txt" 2>&1
+expect "failed capture: the manifest records the failed step" "$(cat "$F/k.txt")" "70"
+fly "failed capture: a retry in the same bundle" 0 capture vec_add --worktree "$WT" --bundle "$F/keep" -f json
+# An interrupted capture into a fresh bundle removes it whole, profiler output and logs too.
+FAKE_ROCPROFV3_MODE=hang:att "$FLYPROF" capture vec_add --worktree "$WT" --bundle "$F/gone" -f json >"$F/int.json" 2>/dev/null &
+pid=$!
+for _ in $(seq 100); do [ -s "$PIDS" ] && break; sleep 0.1; done
+kill -INT "$pid"
+wait "$pid"
+expect "capture interrupted in a fresh bundle exits 130" "$?" "130"
+no_orphans "capture interrupted in a fresh bundle: no process left"
+[ ! -e "$F/gone" ] && ok "capture interrupted in a fresh bundle: nothing left" ||
+	notok "capture interrupted in a fresh bundle: nothing left" "$(find "$F/gone" | head -5)"
+# An interruption after the new trace was moved into place (run: counters hang after capture)
+# puts the earlier trace back: the tree it replaced was kept aside, not deleted.
+: >"$R/att/big/earlier-marker"
+FAKE_ROCPROFV3_MODE=hang:pmc "$FLYPROF" run hgemm_splitk --worktree "$WT" --bundle "$R" -f json >"$F/int.json" 2>/dev/null &
+pid=$!
+for _ in $(seq 200); do [ -s "$PIDS" ] && break; sleep 0.1; done
+kill -INT "$pid"
+wait "$pid"
+expect "run interrupted in counters exits 130" "$?" "130"
+no_orphans "run interrupted in counters: no process left"
+[ -f "$R/att/big/earlier-marker" ] && ok "run interrupted after the trace moved in: the earlier trace restored" ||
+	notok "run interrupted after the trace moved in: the earlier trace restored"
+[ -z "$(find "$R" -maxdepth 3 -name '*.replaced.*')" ] && ok "run interrupted: nothing set aside is left over" ||
+	notok "run interrupted: nothing set aside is left over" "$(find "$R" -maxdepth 3 -name '*.replaced.*')"

@@ -48,12 +48,11 @@ int amd_run_pass(capture_req *q, const amd_prep *p, const char *pass, const char
  * PROFILER_FAILED) with error.log and error.log_tail (the last lines of the log). */
 int amd_pass_error(const proc_result *r, const char *what, const char *log, fp_err *e);
 
-/* <bundle>/.incoming-<name>, emptied and created. */
+/* <bundle>/.incoming-<name>, emptied and created (removed whole if the run is undone). */
 char *amd_incoming(capture_req *q, const char *name, fp_err *e);
-/* Replaces <bundle>/<dest> by the directory `from` (a rename; the old one is removed after). */
+/* Replaces <bundle>/<dest> by the directory `from` (tree_replace: one rename; the old tree
+ * is kept aside until the run commits). */
 int amd_install(capture_req *q, const char *from, const char *dest, fp_err *e);
-/* rm -rf; 0 when the path is gone. */
-int amd_remove_tree(const char *path);
 
 typedef struct amd_discovery {
 	char *kernel;		/* the chosen JIT name */

@@ -4,6 +4,7 @@
 
 #include "base/fileio.h"
 #include "base/strbuf.h"
+#include "base/tree.h"
 #include "base/xalloc.h"
 #include "read/amd/att_code.h"
 #include "read/amd/kernel_trace_csv.h"
@@ -236,7 +237,7 @@ static int att_pass(capture_req *q, const amd_prep *p, const amd_discovery *d, c
 		}
 	}
 	jv_free(inv);
-	amd_remove_tree(tmp);
+	tree_remove(tmp);
 	free(tmp);
 	free(jobpath);
 	free(log);

@@ -5,6 +5,7 @@
 
 #include "base/fileio.h"
 #include "base/strbuf.h"
+#include "base/tree.h"
 #include "base/xalloc.h"
 #include "read/amd/kernel_trace_csv.h"
 #include "read/amd/rocprof_csv.h"
@@ -212,7 +213,7 @@ int amd_discover(capture_req *q, const amd_prep *p, amd_discovery *d, fp_err *e)
 		else
 			d->iter_range = amd_auto_iter_range(d->calls), d->iter_source = "auto";
 	}
-	amd_remove_tree(tmp);
+	tree_remove(tmp);
 	free(tmp);
 	free(log);
 	return rc;

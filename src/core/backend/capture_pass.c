@@ -3,65 +3,40 @@
 
 #include "base/fileio.h"
 #include "base/strbuf.h"
+#include "base/tree.h"
+#include "base/undo.h"
 #include "base/xalloc.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)ftw;
-	return (flag == FTW_DP ? rmdir(path) : unlink(path)) == 0 || errno == ENOENT ? 0 : -1;
-}
-
-int amd_remove_tree(const char *path)
-{
-	if (!file_exists(path))
-		return 0;
-	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 char *amd_incoming(capture_req *q, const char *name, fp_err *e)
 {
 	strbuf sb = STRBUF_INIT;
 	sb_addf(&sb, "%s/.incoming-%s", q->b->dir, name);
 	char *dir = sb_detach(&sb);
-	if (amd_remove_tree(dir) || file_mkdirs(dir, e)) {
+	if (tree_remove(dir) || file_mkdirs(dir, e)) {
 		if (!e->set)
 			fp_fail(e, ERR_IO_ERROR, "cannot empty %s", dir);
 		free(dir);
 		return NULL;
 	}
+	undo_own_tree(dir); /* the profiler fills it */
 	return dir;
 }
 
 int amd_install(capture_req *q, const char *from, const char *dest, fp_err *e)
 {
 	char *to = path_join(q->b->dir, dest);
-	strbuf old = STRBUF_INIT;
-	sb_addf(&old, "%s/.replaced-%d", q->b->dir, (int)getpid());
 	char *parent = xstrdup(to);
-	char *slash = strrchr(parent, '/');
-	*slash = '\0';
+	*strrchr(parent, '/') = '\0';
 	int rc = file_mkdirs(parent, e);
 	free(parent);
-	amd_remove_tree(sb_str(&old));
-	int had = file_exists(to);
-	if (rc == 0 && had && rename(to, sb_str(&old)) != 0)
-		rc = fp_fail(e, ERR_IO_ERROR, "cannot move %s aside: %s", to, strerror(errno));
-	if (rc == 0 && rename(from, to) != 0) {
-		rc =
-		    fp_fail(e, ERR_IO_ERROR, "cannot move %s to %s: %s", from, to, strerror(errno));
-		if (had)
-			rename(sb_str(&old), to); /* put the previous output back */
-	}
 	if (rc == 0)
-		amd_remove_tree(sb_str(&old));
-	sb_release(&old);
+		rc = tree_replace(from, to, e);
 	free(to);
 	return rc;
 }
@@ -99,14 +74,18 @@ int amd_run_pass(capture_req *q, const amd_prep *p, const char *pass, const char
 		set_env(&env, &ne, p->r->shape_var, shape);
 	strbuf cache = STRBUF_INIT;
 	sb_addf(&cache, "%s/.cache_%s", q->b->dir, pass);
-	amd_remove_tree(sb_str(&cache));
+	tree_remove(sb_str(&cache));
+	undo_note_dir(sb_str(&cache)); /* FlyDSL creates and fills it */
+	undo_own_tree(sb_str(&cache));
 	set_env(&env, &ne, "FLYDSL_RUNTIME_CACHE_DIR", sb_str(&cache));
 	sb_release(&cache);
 	strbuf lp = STRBUF_INIT;
 	sb_addf(&lp, "%s/logs", q->b->dir);
 	int rc = file_mkdirs(sb_str(&lp), e);
+	undo_own_tree(sb_str(&lp));
 	sb_addf(&lp, "/%s.log", pass);
 	*log = sb_detach(&lp);
+	undo_note_file(*log); /* an earlier log of this pass comes back if the run is interrupted */
 	proc_opts o = {
 	    .argv = argv,
 	    .env_set = (const char *const *)env,
@@ -117,6 +96,8 @@ int amd_run_pass(capture_req *q, const amd_prep *p, const char *pass, const char
 	};
 	if (rc == 0)
 		rc = proc_run(&o, r, e);
+	if (rc == 0)
+		undo_keep_on_failure(); /* the log is the evidence an error will name */
 	for (size_t i = 0; i < ne; i++)
 		free(env[i]);
 	free(env);

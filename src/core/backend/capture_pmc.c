@@ -5,6 +5,7 @@
 #include "base/fileio.h"
 #include "base/json/json_parse.h"
 #include "base/strbuf.h"
+#include "base/tree.h"
 #include "base/xalloc.h"
 #include "core/backend/capture_metrics.h"
 #include "core/hw/soc.h"
@@ -289,7 +290,7 @@ int amd_counters(capture_req *q, jv *data, fp_err *e)
 	if (rc == 0)
 		rc = amd_install(q, tmp, "pmc", e);
 	if (tmp)
-		amd_remove_tree(tmp);
+		tree_remove(tmp);
 	free(tmp);
 	if (rc == 0) {
 		amd_agent ag = {0};
