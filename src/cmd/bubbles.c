@@ -52,11 +52,7 @@ static void note_cut(cmd_ctx *ctx, const char *what, const jv *list, size_t tota
 /* Moves every key of r into ctx->data (r is freed). */
 static void adopt(cmd_ctx *ctx, jv *r)
 {
-	for (size_t i = 0; i < r->v.obj.n; i++) {
-		jv_set(ctx->data, r->v.obj.keys[i], r->v.obj.vals[i]);
-		r->v.obj.vals[i] = NULL;
-	}
-	jv_free(r);
+	jv_merge(ctx->data, r);
 }
 
 /* --timeline FILE: the AMD per-wave timeline with the --top hottest instructions on companion

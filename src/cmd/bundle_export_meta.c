@@ -144,7 +144,7 @@ static void set_meta(bundle *b, export_job *j)
 	bundle_set_meta(b, "backend", jv_str(j->disp.be->name));
 	bundle_set_meta(b, "arch", arch ? jv_str(arch) : jv_null());
 	const jv *syn = jv_get(sm, "synthetic");
-	bundle_set_meta(b, "synthetic", jv_bool(syn && syn->type == JV_BOOL && syn->v.b));
+	bundle_set_meta(b, "synthetic", jv_bool(jv_is_true(syn)));
 	if (jv_string(jv_get(sm, "generator")))
 		bundle_set_meta(b, "generator", jv_copy(jv_get(sm, "generator")));
 	bundle_set_meta(b, "source", jv_str(j->src.dir));
@@ -248,7 +248,7 @@ static void readme(strbuf *sb, const bundle *b, const export_job *j)
 	const char *arch = jv_string(jv_get(b->manifest, "arch"));
 	const jv *syn = jv_get(b->manifest, "synthetic");
 	sb_addf(sb, "# %s: flyprof example bundle\n\n", kernel ? kernel : "kernel");
-	if (syn && syn->type == JV_BOOL && syn->v.b)
+	if (jv_is_true(syn))
 		sb_adds(sb, "**Synthetic**: the trace was written by flyprof's own generator, not "
 			    "captured on a GPU.\n\n");
 	sb_addf(sb,
@@ -296,7 +296,7 @@ void export_describe(cmd_ctx *ctx, const export_job *j)
 	       : j->trace->kernel ? jv_str(j->trace->kernel)
 				  : jv_null());
 	const jv *syn = jv_get(sm, "synthetic");
-	jv_set_bool(d, "synthetic", syn && syn->type == JV_BOOL && syn->v.b);
+	jv_set_bool(d, "synthetic", jv_is_true(syn));
 	jv *k = jv_set(d, "dispatch", jv_object());
 	jv_set(k, "id", j->choice->id ? jv_str(j->choice->id) : jv_null());
 	jv_set_str(k, "tag", j->tag);

@@ -75,7 +75,7 @@ static jv *load_side(cmd_ctx *ctx, const char *path, jv *desc)
 	jv_set_str(desc, "source", source ? source : "?");
 	free(abs);
 	free(file);
-	if (doc && (doc->type != JV_OBJECT || !jv_get(doc, "totals"))) {
+	if (doc && (jv_type_of(doc) != JV_OBJECT || !jv_get(doc, "totals"))) {
 		fp_fail(&ctx->err, ERR_BAD_INPUT,
 			"%s holds no \"totals\": not a report or bubbles "
 			"document",

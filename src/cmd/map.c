@@ -63,8 +63,8 @@ static int map_code_object(cmd_ctx *ctx, const char *path)
 			 "%s has no .debug_line: build with -g (FlyDSL: "
 			 "FLYDSL_DEBUG_ENABLE_DEBUG_INFO=1) to map addresses to source lines",
 			 path);
-	for (size_t i = 0; i < d->v.obj.n; i++)
-		jv_set(ctx->data, d->v.obj.keys[i], jv_copy(d->v.obj.vals[i]));
+	for (size_t i = 0; i < jv_len(d); i++)
+		jv_set(ctx->data, jv_key_at(d, i), jv_copy(jv_value_at(d, i)));
 	jv_free(d);
 	codeobj_full_free(&cf);
 	return 0;

@@ -97,9 +97,8 @@ static jv *nvidia_texts(cmd_ctx *ctx, const char *csv)
 		if ((int64_t)jv_len(arr) == l->line - 1)
 			jv_push(arr, jv_str(l->text));
 		else if (!jv_string(jv_at(arr, (size_t)(l->line - 1)))) {
-			jv_free(arr->v.arr.items[l->line -
-						 1]); /* a line listed twice keeps its first text */
-			arr->v.arr.items[l->line - 1] = jv_str(l->text);
+			/* a line listed twice keeps its first text */
+			jv_replace_at(arr, (size_t)(l->line - 1), jv_str(l->text));
 		}
 	}
 	ncu_source_free(&src);

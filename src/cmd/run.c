@@ -225,10 +225,10 @@ static int gate(run_state *st, const backend *ops)
 	const jv *be = jv_get(jv_get(d, "backends"), capture_doctor_key(ops));
 	const jv *ready = jv_get(be, "ready");
 	const jv *blockers = jv_get(be, "blockers");
-	jv_set(rec, "summary",
-	       jv_strf("%s %s", capture_doctor_key(ops),
-		       ready && ready->type == JV_BOOL && ready->v.b ? "ready" : "not ready"));
-	if (!(ready && ready->type == JV_BOOL && ready->v.b)) {
+	jv_set(
+	    rec, "summary",
+	    jv_strf("%s %s", capture_doctor_key(ops), jv_is_true(ready) ? "ready" : "not ready"));
+	if (!jv_is_true(ready)) {
 		const jv *b0 = jv_at(blockers, 0);
 		int code = err_lookup(jv_string(jv_get(b0, "code")));
 		jv_set_str(rec, "status", "failed");
@@ -328,10 +328,10 @@ static int run_rocprofv3(cmd_ctx *ctx, const char *backend_name)
 		if (step(&st, names[i], i == 0 ? STEP_HARD : STEP_SOFT, &a, &d, NULL))
 			rc = -1, stopped = names[i];
 		if (d && i == 0)
-			jv_set(st.steps->v.arr.items[st.steps->v.arr.n - 1], "summary",
+			jv_set(jv_at(st.steps, jv_len(st.steps) - 1), "summary",
 			       jv_copy(jv_get(jv_get(d, "capture"), "kernel")));
 		if (d && i == 1)
-			jv_set(st.steps->v.arr.items[st.steps->v.arr.n - 1], "summary",
+			jv_set(jv_at(st.steps, jv_len(st.steps) - 1), "summary",
 			       jv_copy(jv_get(jv_get(d, "bound"), "why")));
 		jv_free(d);
 		argvec_free(&a);

@@ -20,7 +20,7 @@ static int opt_int(const jv *o, const char *key, int64_t *out, const char *name,
 		   fp_err *e)
 {
 	const jv *v = jv_get(o, key);
-	if (!v || v->type == JV_NULL)
+	if (jv_type_of(v) == JV_NULL)
 		return 0;
 	double d = jv_num(v);
 	if (!jv_is_num(v) || d != (double)(int64_t)d)
@@ -39,7 +39,7 @@ static int read_kind(const jv *doc, const char *name, stall_profile *p, fp_err *
 {
 	const jv *be = jv_get(doc, "backend");
 	const char *b = jv_string(be);
-	if (be && be->type != JV_NULL && !b)
+	if (jv_type_of(be) != JV_NULL && !b)
 		return bad(e, name, "\"backend\" is not a string");
 	if (!b || strcmp(b, "amd") == 0 || strcmp(b, "rocprofv3") == 0)
 		p->vendor = VENDOR_AMD;
@@ -62,7 +62,7 @@ static int read_kind(const jv *doc, const char *name, stall_profile *p, fp_err *
 static int read_totals(const jv *doc, const char *name, stall_profile *p, fp_err *e)
 {
 	const jv *t = jv_get(doc, "totals");
-	if (!t || t->type != JV_OBJECT)
+	if (jv_type_of(t) != JV_OBJECT)
 		return bad(e, name, "no \"totals\" object: not a report or bubbles document");
 	prof_totals *x = &p->totals;
 	int64_t n = 0, ex = 0;
@@ -110,7 +110,7 @@ static int read_classes(const jv *doc, const char *name, stall_profile *p, fp_er
 {
 	const jv *tx = jv_get(doc, "stall_taxonomy");
 	const jv *cls = tx ? jv_get(tx, "classes") : jv_get(doc, "classes");
-	if (cls && cls->type != JV_ARRAY)
+	if (cls && jv_type_of(cls) != JV_ARRAY)
 		return bad(e, name, "\"classes\" is not an array");
 	size_t nc = (size_t)class_count(p->vendor);
 	p->classes = xcalloc(nc, sizeof *p->classes);
@@ -140,8 +140,8 @@ static void read_duration(const jv *doc, stall_profile *p)
 	if (jv_is_num(d)) {
 		p->duration_us = jv_num(d);
 		p->duration_source = "Nsight Compute details: Duration";
-	} else if (jv_get(clk, "available") && jv_get(clk, "available")->type == JV_BOOL &&
-		   jv_get(clk, "available")->v.b && jv_is_num(jv_get(clk, "trace_span_us"))) {
+	} else if (jv_is_true(jv_get(clk, "available")) &&
+		   jv_is_num(jv_get(clk, "trace_span_us"))) {
 		p->duration_us = jv_num(jv_get(clk, "trace_span_us"));
 		p->duration_source = "ATT trace span (realtime.json, first to last sample)";
 	}
@@ -150,7 +150,7 @@ static void read_duration(const jv *doc, stall_profile *p)
 int profile_from_json(const jv *doc, const char *name, stall_profile *p, fp_err *e)
 {
 	profile_init(p, VENDOR_AMD, UNIT_CYCLES, NULL);
-	if (!doc || doc->type != JV_OBJECT)
+	if (jv_type_of(doc) != JV_OBJECT)
 		return bad(e, name, "not a JSON object");
 	if (read_kind(doc, name, p, e) || read_totals(doc, name, p, e) ||
 	    read_classes(doc, name, p, e))

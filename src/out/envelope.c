@@ -22,10 +22,10 @@ jv *envelope_build(const char *command, const char *bundle, const jv *data, cons
 		jv_set_int(e, "exitCode", err_exit_status(err->code));
 		jv_set_str(e, "message", err->message ? err->message : "");
 		jv_set_str(e, "help", err->help ? err->help : err_default_help(err->code));
-		for (size_t i = 0; err->extra && i < err->extra->v.obj.n; i++) {
-			const char *k = err->extra->v.obj.keys[i];
+		for (size_t i = 0; err->extra && i < jv_len(err->extra); i++) {
+			const char *k = jv_key_at(err->extra, i);
 			if (!jv_get(e, k))
-				jv_set(e, k, jv_copy(err->extra->v.obj.vals[i]));
+				jv_set(e, k, jv_copy(jv_value_at(err->extra, i)));
 		}
 	} else {
 		jv_set(env, "data", data ? jv_copy(data) : jv_object());

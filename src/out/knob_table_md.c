@@ -29,8 +29,8 @@ static void applies_text(strbuf *o, const rule *ru)
 	for (size_t k = 0; k < ru->n_applies; k++) {
 		const jv *w = ru->applies[k].want;
 		sb_addf(o, "%s`%s = ", k ? " and " : "", ru->applies[k].name);
-		if (w->type == JV_BOOL)
-			sb_adds(o, w->v.b ? "true`" : "false`");
+		if (jv_type_of(w) == JV_BOOL)
+			sb_adds(o, jv_is_true(w) ? "true`" : "false`");
 		else
 			sb_addf(o, "%s`", jv_string(w));
 	}

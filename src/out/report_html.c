@@ -71,7 +71,7 @@ static const char *str(const jv *o, const char *k)
 
 static int truthy(const jv *v)
 {
-	return v && v->type == JV_BOOL && v->v.b;
+	return jv_is_true(v);
 }
 
 static void summary(strbuf *out, const jv *rep)
@@ -135,7 +135,7 @@ static void findings(strbuf *out, const jv *rep, const jv *view)
 		    out,
 		    "<li class=\"finding\" id=\"R%lld\"><div><span class=\"rank\">%lld</span><b>",
 		    (long long)jv_i64(jv_get(r, "rank")), (long long)jv_i64(jv_get(r, "rank")));
-		html_esc(out, k && k->type == JV_OBJECT ? str(k, "id") : str(r, "knob"));
+		html_esc(out, jv_type_of(k) == JV_OBJECT ? str(k, "id") : str(r, "knob"));
 		sb_addf(out, "</b> <span class=\"cls\" style=\"color:%s\">",
 			html_class_color(str(r, "class")));
 		html_esc(out, str(r, "class"));
@@ -306,7 +306,7 @@ static void occupancy(strbuf *out, const jv *rep)
 		html_esc(out, str(th, "limiter"));
 		sb_adds(out, "</b></p>");
 	}
-	if (!th || th->type != JV_OBJECT)
+	if (jv_type_of(th) != JV_OBJECT)
 		sb_adds(out,
 			"<p class=\"note\">No theoretical occupancy: the kernel's resources or "
 			"architecture are unknown (see the missing inputs below).</p>");

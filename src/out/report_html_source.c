@@ -79,7 +79,7 @@ static void line_row(strbuf *out, size_t fi, const jv *l, double maxp)
 	sb_addf(out, "<tr id=\"L%zu-%lld\"", fi, (long long)n);
 	int64_t rank = jv_i64(jv_get(l, "rank"));
 	const jv *eb = jv_get(l, "entry_bucket");
-	int entry = eb && eb->type == JV_BOOL && eb->v.b;
+	int entry = jv_is_true(eb);
 	if (isa)
 		sb_addf(out, " class=\"costed%s%s\" data-rank=\"%lld\"",
 			rank == 1 ? " hottest" : "", entry ? " entry" : "", (long long)rank);
@@ -142,7 +142,7 @@ void report_html_source(strbuf *out, const jv *view)
 		sb_addf(out, "</span> <span class=\"share\">%.1f%% of stall</span></h3>",
 			jv_num(jv_get(f, "pct_of_stall")));
 		const jv *ht = jv_get(f, "has_text");
-		if (!(ht && ht->type == JV_BOOL && ht->v.b))
+		if (!jv_is_true(ht))
 			sb_adds(out, "<p class=\"note\">The capture holds no copy of this file: "
 				     "lines are shown by number.</p>");
 		sb_adds(out, "<table class=\"src\">\n");

@@ -89,7 +89,7 @@ static void section_workload(strbuf *o, const jv *r)
 	}
 	const jv *tile = jv_get(r, "tile");
 	const jv *rec = jv_get(tile, "recommended") ? jv_get(tile, "recommended") : tile;
-	if (rec && rec->type == JV_OBJECT) {
+	if (jv_type_of(rec) == JV_OBJECT) {
 		sb_adds(o, "Tile (tile.json): ");
 		strbuf js = STRBUF_INIT;
 		json_write(&js, rec, 0);
@@ -161,15 +161,15 @@ static void occupancy_md_nvidia(strbuf *o, const jv *occ)
 	num(o, jv_get(jv_get(ob, "per_simd"), "mean"), 2);
 	sb_adds(o, " | |\n\n");
 	const jv *bl = jv_get(nt, "block_limits");
-	for (size_t i = 0; bl && bl->type == JV_OBJECT && i < bl->v.obj.n; i++) {
+	for (size_t i = 0; jv_type_of(bl) == JV_OBJECT && i < jv_len(bl); i++) {
 		sb_addf(o, "%s `%s`: ",
 			i ? ","
 			  : "Block limits (blocks per SM each allows; ncu's Block "
 			    "Limit metrics):",
-			bl->v.obj.keys[i]);
-		num(o, bl->v.obj.vals[i], 0);
+			jv_key_at(bl, i));
+		num(o, jv_value_at(bl, i), 0);
 	}
-	if (bl && bl->type == JV_OBJECT && bl->v.obj.n)
+	if (jv_type_of(bl) == JV_OBJECT && jv_len(bl))
 		sb_adds(o, ".\n\n");
 	if (jv_is_num(jv_get(md, "waves_per_cu")))
 		sb_addf(o,
@@ -195,8 +195,8 @@ static void section_roofline(strbuf *o, const jv *r)
 	sb_addf(o, "- Bound: **%s** (basis: %s, confidence: %s", s_or(jv_get(b, "bound"), "?"),
 		s_or(jv_get(b, "basis"), "?"), s_or(jv_get(b, "confidence"), "?"));
 	const jv *cal = jv_get(b, "calibrated");
-	if (cal && cal->type == JV_BOOL)
-		sb_addf(o, ", HBM figures calibrated: %s", cal->v.b ? "yes" : "no");
+	if (jv_type_of(cal) == JV_BOOL)
+		sb_addf(o, ", HBM figures calibrated: %s", jv_is_true(cal) ? "yes" : "no");
 	sb_addf(o, ")\n- Why: %s\n", s_or(jv_get(b, "why"), ""));
 	if (is_nvidia(r))
 		sb_adds(o, "- Measured throughputs: the details export's GPU Speed Of Light "
@@ -248,7 +248,7 @@ static void section_taxonomy(strbuf *o, const jv *r)
 		num(o, jv_get(c, "stall"), 0);
 		sb_addf(o, " | %.2f | %.2f | %s |\n", jv_num(jv_get(c, "pct_of_stall")),
 			jv_num(jv_get(c, "stall_pct_of_latency")),
-			jv_get(c, "is_bubble") && jv_get(c, "is_bubble")->v.b ? "yes" : "");
+			jv_is_true(jv_get(c, "is_bubble")) ? "yes" : "");
 	}
 	sb_addc(o, '\n');
 }
@@ -267,7 +267,7 @@ static void producers_md(strbuf *o, const jv *prods, const char *indent)
 
 static int is_true(const jv *v)
 {
-	return v && v->type == JV_BOOL && v->v.b;
+	return jv_is_true(v);
 }
 
 static const char *bucket_mark(const jv *item)
@@ -372,7 +372,7 @@ static void rec_evidence(strbuf *o, const jv *ev, const report_words *w)
 	}
 	sb_adds(o, "\n");
 	const jv *h = jv_get(ev, "hotspot");
-	if (h && h->type == JV_OBJECT) {
+	if (jv_type_of(h) == JV_OBJECT) {
 		sb_addf(o, "- **Hot instruction:** `");
 		cell(o, s_or(jv_get(h, "isa"), "?"));
 		sb_addf(o, "` at **%s** (code line ", s_or(jv_get(h, "source"), "no source line"));
@@ -389,7 +389,7 @@ static void rec_evidence(strbuf *o, const jv *ev, const report_words *w)
 				jv_string(jv_get(h, "source_note")));
 	}
 	const jv *a = jv_get(ev, "actionable");
-	if (a && a->type == JV_OBJECT) {
+	if (jv_type_of(a) == JV_OBJECT) {
 		sb_addf(o, "- **Act on:** **%s** (`", s_or(jv_get(a, "source"), "?"));
 		cell(o, s_or(jv_get(a, "isa"), "?"));
 		sb_addf(o, "`): %s\n", s_or(jv_get(a, "basis"), ""));
@@ -459,8 +459,7 @@ static void section_opportunities(strbuf *o, const jv *r)
 			const jv *held = jv_get(n, "signal_held");
 			sb_addf(o, "not for this kind of kernel (knob `%s`): %s%s\n",
 				s_or(jv_get(n, "knob"), "?"), s_or(jv_get(n, "reason"), "?"),
-				held && held->type == JV_BOOL && held->v.b ? " (its signal held)"
-									   : "");
+				jv_is_true(held) ? " (its signal held)" : "");
 		} else if (gated)
 			sb_addf(o, "gated out: the bound is %s, the rule applies to %s\n",
 				s_or(jv_get(n, "bound"), "?"), s_or(jv_get(n, "gate"), "?"));
@@ -507,10 +506,10 @@ static void section_counters(strbuf *o, const jv *r)
 {
 	sb_adds(o, "## 8. Raw counters\n\n");
 	const jv *c = jv_get(r, "counters");
-	if ((!c || c->type == JV_NULL) && is_nvidia(r))
+	if (jv_type_of(c) == JV_NULL && is_nvidia(r))
 		sb_adds(o, "(none in this report: on NVIDIA the measured metrics are the details "
 			   "export's sections, `ncu -i <report>.ncu-rep --page details`)\n\n");
-	else if (!c || c->type == JV_NULL)
+	else if (jv_type_of(c) == JV_NULL)
 		sb_adds(o, "(none: counters.json is absent; `flyprof counters` produces it)\n\n");
 	else {
 		strbuf js = STRBUF_INIT;
@@ -519,7 +518,7 @@ static void section_counters(strbuf *o, const jv *r)
 		sb_release(&js);
 	}
 	const jv *v = jv_get(r, "variation");
-	if (v && v->type != JV_NULL) {
+	if (jv_type_of(v) != JV_NULL) {
 		sb_adds(o, "Run-to-run variation between dispatches of this capture: max spread ");
 		num(o, jv_get(v, "max_spread_pp"), 2);
 		sb_adds(o, " points of total stall (the noise floor `diff` uses).\n\n");

@@ -124,7 +124,7 @@ static int bandwidth(const jv *r, const char *kernel, const char *kind, strbuf *
 
 int roofline_svg(const jv *roofline, const char *kernel, strbuf *out)
 {
-	if (!roofline || roofline->type != JV_OBJECT)
+	if (jv_type_of(roofline) != JV_OBJECT)
 		return -1;
 	double got = jv_num(jv_get(roofline, "achieved_tbps"));
 	double peak = jv_num(jv_get(roofline, "hbm_peak_tbps"));

@@ -109,7 +109,7 @@ static jv *message(const jv *rec)
 		sb_adds(&sb, jv_string(val));
 	else
 		sb_addf(&sb, "%g", jv_num(val));
-	if (hs && hs->type == JV_OBJECT)
+	if (jv_type_of(hs) == JV_OBJECT)
 		sb_addf(&sb, "; hot `%s`", str_or(jv_get(hs, "isa"), "?"));
 	sb_addf(&sb, "; upper bound %.1f%% of %s. Knob %s: %s",
 		jv_num(jv_get(g, "upper_bound_pct")), str_or(jv_get(g, "denominator"), "?"),
@@ -151,7 +151,7 @@ static jv *result(const jv *rec, const sarif_opts *o, const char *kernel)
 	jv_set(props, "gain_upper_bound_pct_of_latency", jv_copy(jv_get(g, "upper_bound_pct")));
 	jv_set(props, "gain_kind", jv_copy(jv_get(g, "kind")));
 	jv_set(props, "confidence", jv_copy(jv_get(rec, "confidence")));
-	if (hs && hs->type == JV_OBJECT) {
+	if (jv_type_of(hs) == JV_OBJECT) {
 		jv_set(props, "isa", jv_copy(jv_get(hs, "isa")));
 		jv_set(props, "code_line", jv_copy(jv_get(hs, "code_line")));
 		const char *kind = jv_string(jv_get(hs, "source_kind"));

@@ -14,15 +14,15 @@ static void indent(strbuf *out, int depth)
 
 static void scalar(strbuf *out, const jv *v)
 {
-	if (v && v->type == JV_STRING)
-		sb_add(out, v->v.str.s, v->v.str.len);
+	if (jv_type_of(v) == JV_STRING)
+		sb_add(out, jv_string(v), jv_len(v));
 	else
 		json_write(out, v, 0);
 }
 
 static int is_scalar(const jv *v)
 {
-	return !v || (v->type != JV_ARRAY && v->type != JV_OBJECT);
+	return !v || (jv_type_of(v) != JV_ARRAY && jv_type_of(v) != JV_OBJECT);
 }
 
 /* An array whose items are objects holding only scalars renders as columns. */
@@ -32,10 +32,10 @@ static int is_flat_table(const jv *arr)
 		return 0;
 	for (size_t i = 0; i < jv_len(arr); i++) {
 		const jv *o = jv_at(arr, i);
-		if (!o || o->type != JV_OBJECT)
+		if (jv_type_of(o) != JV_OBJECT)
 			return 0;
-		for (size_t k = 0; k < o->v.obj.n; k++)
-			if (!is_scalar(o->v.obj.vals[k]))
+		for (size_t k = 0; k < jv_len(o); k++)
+			if (!is_scalar(jv_value_at(o, k)))
 				return 0;
 	}
 	return 1;
@@ -62,21 +62,21 @@ static void cell(strbuf *out, const jv *v, size_t width)
 static void render_table(strbuf *out, const jv *arr, int depth)
 {
 	const jv *first = jv_at(arr, 0);
-	size_t ncol = first->v.obj.n;
+	size_t ncol = jv_len(first);
 	size_t width[64] = {0};
 	if (ncol > 64)
 		ncol = 64;
 	for (size_t c = 0; c < ncol; c++) {
-		width[c] = strlen(first->v.obj.keys[c]);
+		width[c] = strlen(jv_key_at(first, c));
 		for (size_t r = 0; r < jv_len(arr); r++) {
-			size_t w = cell_width(jv_get(jv_at(arr, r), first->v.obj.keys[c]));
+			size_t w = cell_width(jv_get(jv_at(arr, r), jv_key_at(first, c)));
 			if (w > width[c])
 				width[c] = w;
 		}
 	}
 	indent(out, depth);
 	for (size_t c = 0; c < ncol; c++) {
-		jv *k = jv_str(first->v.obj.keys[c]);
+		jv *k = jv_str(jv_key_at(first, c));
 		cell(out, k, c + 1 < ncol ? width[c] + 2 : 0);
 		jv_free(k);
 	}
@@ -84,7 +84,7 @@ static void render_table(strbuf *out, const jv *arr, int depth)
 	for (size_t r = 0; r < jv_len(arr); r++) {
 		indent(out, depth);
 		for (size_t c = 0; c < ncol; c++)
-			cell(out, jv_get(jv_at(arr, r), first->v.obj.keys[c]),
+			cell(out, jv_get(jv_at(arr, r), jv_key_at(first, c)),
 			     c + 1 < ncol ? width[c] + 2 : 0);
 		sb_addc(out, '\n');
 	}
@@ -111,10 +111,10 @@ static void render_entry(strbuf *out, const char *key, const jv *v, int depth)
 
 static void render(strbuf *out, const jv *v, int depth)
 {
-	if (v->type == JV_OBJECT) {
-		for (size_t i = 0; i < v->v.obj.n; i++)
-			render_entry(out, v->v.obj.keys[i], v->v.obj.vals[i], depth);
-	} else if (v->type == JV_ARRAY) {
+	if (jv_type_of(v) == JV_OBJECT) {
+		for (size_t i = 0; i < jv_len(v); i++)
+			render_entry(out, jv_key_at(v, i), jv_value_at(v, i), depth);
+	} else if (jv_type_of(v) == JV_ARRAY) {
 		if (is_flat_table(v)) {
 			render_table(out, v, depth);
 			return;
@@ -149,16 +149,16 @@ static void fit_table(tf *t, const jv *arr, int depth)
 {
 	const jv *first = jv_at(arr, 0);
 	tf_table tb;
-	size_t ncol = first->v.obj.n < TF_MAX_COLS ? first->v.obj.n : TF_MAX_COLS;
+	size_t ncol = jv_len(first) < TF_MAX_COLS ? jv_len(first) : TF_MAX_COLS;
 	tf_table_init(&tb, (int)ncol - 1, 0);
 	for (size_t c = 0; c < ncol; c++)
-		tf_table_col(&tb, first->v.obj.keys[c], jv_is_num(first->v.obj.vals[c]));
+		tf_table_col(&tb, jv_key_at(first, c), jv_is_num(jv_value_at(first, c)));
 	for (size_t r = 0; r < jv_len(arr) && r < FIT_ROWS; r++) {
 		strbuf cells[TF_MAX_COLS];
 		const char *row[TF_MAX_COLS];
 		for (size_t c = 0; c < ncol; c++) {
 			sb_init(&cells[c]);
-			scalar(&cells[c], jv_get(jv_at(arr, r), first->v.obj.keys[c]));
+			scalar(&cells[c], jv_get(jv_at(arr, r), jv_key_at(first, c)));
 			row[c] = sb_str(&cells[c]);
 		}
 		tf_table_row(&tb, row);
@@ -170,12 +170,12 @@ static void fit_table(tf *t, const jv *arr, int depth)
 
 static void fit(tf *t, const jv *v, int depth)
 {
-	if (v->type == JV_OBJECT) {
-		for (size_t i = 0; i < v->v.obj.n; i++)
-			fit_entry(t, v->v.obj.keys[i], v->v.obj.vals[i], depth);
+	if (jv_type_of(v) == JV_OBJECT) {
+		for (size_t i = 0; i < jv_len(v); i++)
+			fit_entry(t, jv_key_at(v, i), jv_value_at(v, i), depth);
 		return;
 	}
-	if (v->type != JV_ARRAY)
+	if (jv_type_of(v) != JV_ARRAY)
 		return;
 	if (is_flat_table(v))
 		fit_table(t, v, depth);
@@ -211,7 +211,7 @@ static view_fn view_of(const char *cmd)
 static void error_extra(tf *t, const char *key, const jv *v)
 {
 	strbuf sb = STRBUF_INIT;
-	if (v && v->type == JV_ARRAY && !is_flat_table(v)) {
+	if (jv_type_of(v) == JV_ARRAY && !is_flat_table(v)) {
 		for (size_t i = 0; i < jv_len(v); i++) {
 			if (i)
 				sb_adds(&sb, ", ");
@@ -237,11 +237,11 @@ static void render_error(tf *t, const char *cmd, const jv *err)
 	tf_para(t, 0, label, sb_str(&sb));
 	sb_release(&sb);
 	tf_para(t, 2, "help:", jv_string(jv_get(err, "help")));
-	for (size_t i = 0; err && i < err->v.obj.n; i++) {
-		const char *k = err->v.obj.keys[i];
+	for (size_t i = 0; err && i < jv_len(err); i++) {
+		const char *k = jv_key_at(err, i);
 		if (strcmp(k, "code") && strcmp(k, "exitCode") && strcmp(k, "message") &&
 		    strcmp(k, "help"))
-			error_extra(t, k, err->v.obj.vals[i]);
+			error_extra(t, k, jv_value_at(err, i));
 	}
 }
 
@@ -254,11 +254,11 @@ static void footer(tf *t, const jv *env, int full)
 	for (size_t i = 0; i < jv_len(w); i++)
 		tf_para(t, 2, "warning:", jv_string(jv_at(w, i)));
 	const jv *tr = jv_get(env, "truncated");
-	for (size_t i = 0; tr && tr->type == JV_OBJECT && i < tr->v.obj.n; i++) {
-		const jv *x = tr->v.obj.vals[i];
+	for (size_t i = 0; jv_type_of(tr) == JV_OBJECT && i < jv_len(tr); i++) {
+		const jv *x = jv_value_at(tr, i);
 		char line[256];
 		snprintf(line, sizeof line, "%s: %lld of %lld in the envelope (%s)",
-			 tr->v.obj.keys[i], (long long)jv_i64(jv_get(x, "shown")),
+			 jv_key_at(tr, i), (long long)jv_i64(jv_get(x, "shown")),
 			 (long long)jv_i64(jv_get(x, "total")),
 			 jv_string(jv_get(x, "more")) ? jv_string(jv_get(x, "more")) : "--all");
 		tf_para(t, 2, "cut:", line);
@@ -273,7 +273,7 @@ void table_render(strbuf *out, const jv *env, int width, int full)
 	const char *cmd = jv_string(jv_get(env, "command"));
 	const jv *ok = jv_get(env, "ok");
 	const jv *data = jv_get(env, "data");
-	if (!(ok && ok->v.b)) {
+	if (!jv_is_true(ok)) {
 		render_error(&t, cmd, jv_get(env, "error"));
 		footer(&t, env, full);
 		return;

@@ -113,10 +113,9 @@ void tv_diff(tf *t, const jv *data)
 	snprintf(line, sizeof line, "%s (%s)", str(a, "path"), str(a, "source"));
 	tf_para(t, 2, "after: ", line);
 	const jv *g = jv_get(data, "gate");
-	if (g && g->type == JV_OBJECT) {
+	if (jv_type_of(g) == JV_OBJECT) {
 		const jv *fl = jv_get(g, "failed");
-		snprintf(line, sizeof line, "%s at %.2f pp",
-			 fl && fl->type == JV_BOOL && fl->v.b ? "FAILED" : "passed",
+		snprintf(line, sizeof line, "%s at %.2f pp", jv_is_true(fl) ? "FAILED" : "passed",
 			 jv_num(jv_get(g, "threshold_pp")));
 		tf_para(t, 2, "gate:", line);
 		for (size_t i = 0; i < jv_len(jv_get(g, "reasons")); i++)

@@ -34,7 +34,7 @@ void tv_tile(tf *t, const jv *data)
 			 fixed ? "fixed " : "", num(tile, "BM"), num(tile, "BN"), num(tile, "BK"),
 			 num(tile, "buffers"), num(occ, "waves_per_cu"), str(occ, "limiter"),
 			 num(jv_get(rec, "lds"), "allocated_bytes"),
-			 fits && fits->type == JV_BOOL && !fits->v.b ? " (does not fit)" : "");
+			 jv_type_of(fits) == JV_BOOL && !jv_is_true(fits) ? " (does not fit)" : "");
 		tf_para(t, 0, "tile:", line);
 	}
 	if (jv_is_num(jv_get(p, "M")))
@@ -107,10 +107,10 @@ static void blockers(tf *t, const jv *list)
 
 static void tool_line(tf *t, const char *name, const jv *tool)
 {
-	if (!tool || tool->type != JV_OBJECT)
+	if (jv_type_of(tool) != JV_OBJECT)
 		return;
 	const jv *f = jv_get(tool, "found");
-	int found = f && f->type == JV_BOOL && f->v.b;
+	int found = jv_is_true(f);
 	char line[512];
 	snprintf(line, sizeof line, "%s%s%s", found ? str(tool, "path") : "not found",
 		 jv_string(jv_get(tool, "version")) ? ", " : "",
@@ -134,10 +134,9 @@ void tv_doctor(tf *t, const jv *data)
 	tf_para(t, 0, "doctor:", sb_str(&sb));
 	sb_release(&sb);
 	const jv *be = jv_get(data, "backends");
-	for (size_t i = 0; be && be->type == JV_OBJECT && i < be->v.obj.n; i++) {
-		const jv *b = be->v.obj.vals[i], *r = jv_get(b, "ready");
-		tf_title(t, "%s: %s", be->v.obj.keys[i],
-			 r && r->type == JV_BOOL && r->v.b ? "ready" : "not ready");
+	for (size_t i = 0; jv_type_of(be) == JV_OBJECT && i < jv_len(be); i++) {
+		const jv *b = jv_value_at(be, i), *r = jv_get(b, "ready");
+		tf_title(t, "%s: %s", jv_key_at(be, i), jv_is_true(r) ? "ready" : "not ready");
 		blockers(t, jv_get(b, "blockers"));
 	}
 	tf_title(t, "found on this machine");

@@ -216,7 +216,7 @@ static void lines_table(tf *t, const jv *lines)
 		const char *row[] = {
 		    tf_base(jv_string(jv_get(l, "source"))), tf_pct(a, jv_get(l, "pct_of_stall")),
 		    tf_pct(b, jv_get(l, "pct_of_latency")), tf_count(c, jv_get(l, "instructions")),
-		    eb && eb->type == JV_BOOL && eb->v.b ? "entry bucket" : ""};
+		    jv_is_true(eb) ? "entry bucket" : ""};
 		tf_table_row(&tb, row);
 	}
 	tf_table_emit(t, &tb, 2);
@@ -233,8 +233,7 @@ static void snippet(tf *t, const jv *hot)
 	for (size_t i = 0; i < jv_len(lines); i++) {
 		const jv *l = jv_at(lines, i), *h = jv_get(l, "hot");
 		char label[40];
-		snprintf(label, sizeof label, "%s%5lld |",
-			 h && h->type == JV_BOOL && h->v.b ? ">" : " ",
+		snprintf(label, sizeof label, "%s%5lld |", jv_is_true(h) ? ">" : " ",
 			 (long long)jv_i64(jv_get(l, "n")));
 		const char *text = jv_string(jv_get(l, "text"));
 		/* code keeps its indentation: cut at the width instead of wrapping */

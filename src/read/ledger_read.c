@@ -10,11 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static jv_type kind(const jv *v)
-{
-	return v->type;
-}
-
 typedef struct line_pos {
 	const char *file;
 	int64_t lineno, offset;
@@ -29,9 +24,9 @@ static int bad(fp_err *e, const line_pos *p, const char *expected, const char *f
 static int opt_str(const jv *o, const char *key, char **out, const line_pos *p, fp_err *e)
 {
 	const jv *v = jv_get(o, key);
-	if (!v || kind(v) == JV_NULL)
+	if (jv_type_of(v) == JV_NULL)
 		return 0;
-	if (kind(v) != JV_STRING)
+	if (jv_type_of(v) != JV_STRING)
 		return bad(e, p, "a string", "ledger round: \"%s\" must be a string", key);
 	*out = xstrdup(jv_string(v));
 	return 0;
@@ -50,7 +45,7 @@ static int enum_key(const jv *o, const char *key, int (*parse)(const char *), in
 		    const line_pos *p, fp_err *e)
 {
 	const jv *v = jv_get(o, key);
-	int k = v && kind(v) == JV_STRING ? parse(jv_string(v)) : -1;
+	int k = jv_type_of(v) == JV_STRING ? parse(jv_string(v)) : -1;
 	if (k < 0)
 		return bad(e, p, "a known value", "ledger round: \"%s\" is missing or unknown",
 			   key);
@@ -61,9 +56,9 @@ static int enum_key(const jv *o, const char *key, int (*parse)(const char *), in
 static int parse_diff(const jv *o, ledger_round *r, const line_pos *p, fp_err *e)
 {
 	const jv *d = jv_get(o, "diff");
-	if (!d || kind(d) == JV_NULL)
+	if (jv_type_of(d) == JV_NULL)
 		return 0;
-	if (kind(d) != JV_OBJECT)
+	if (jv_type_of(d) != JV_OBJECT)
 		return bad(e, p, "an object", "ledger round: \"%s\" must be an object", "diff");
 	if (req_str(d, "outcome", &r->diff_outcome, p, e) < 0 ||
 	    opt_str(d, "class", &r->diff_class, p, e) < 0)
@@ -77,15 +72,15 @@ static int parse_diff(const jv *o, ledger_round *r, const line_pos *p, fp_err *e
 static int parse_benchmark(const jv *o, ledger_round *r, const line_pos *p, fp_err *e)
 {
 	const jv *b = jv_get(o, "benchmark");
-	if (!b || kind(b) == JV_NULL)
+	if (jv_type_of(b) == JV_NULL)
 		return 0;
-	if (kind(b) != JV_OBJECT)
+	if (jv_type_of(b) != JV_OBJECT)
 		return bad(e, p, "an object", "ledger round: \"%s\" must be an object",
 			   "benchmark");
 	if (opt_str(b, "result", &r->benchmark, p, e) < 0)
 		return -1;
 	const jv *s = jv_get(b, "speedup");
-	if (s && kind(s) != JV_NULL) {
+	if (jv_type_of(s) != JV_NULL) {
 		if (!jv_is_num(s) || !(jv_num(s) > 0))
 			return bad(e, p, "a positive number",
 				   "ledger round: benchmark \"%s\" must be a positive number",
@@ -98,7 +93,7 @@ static int parse_benchmark(const jv *o, ledger_round *r, const line_pos *p, fp_e
 
 static int parse_round(const jv *o, ledger_round *r, const line_pos *p, fp_err *e)
 {
-	if (kind(o) != JV_OBJECT)
+	if (jv_type_of(o) != JV_OBJECT)
 		return bad(e, p, "a JSON object", "ledger line is not a %s", "JSON object");
 	const jv *n = jv_get(o, "round");
 	if (!n || !jv_int_ok(n, &r->round) || r->round < 1)
@@ -106,7 +101,7 @@ static int parse_round(const jv *o, ledger_round *r, const line_pos *p, fp_err *
 			   "round");
 	const jv *c = jv_get(o, "correctness");
 	int dec = 0, cor = 0;
-	if (!c || kind(c) != JV_OBJECT)
+	if (jv_type_of(c) != JV_OBJECT)
 		return bad(e, p, "an object", "ledger round: \"%s\" must be an object",
 			   "correctness");
 	if (opt_str(o, "time", &r->time, p, e) < 0 || opt_str(o, "task", &r->task, p, e) < 0 ||

@@ -89,7 +89,7 @@ static const jv *keep(const jv *inv)
 	const jv *best = NULL;
 	for (size_t i = 0; i < jv_len(inv); i++) {
 		const jv *o = jv_at(inv, i);
-		if (jv_get(o, "empty")->v.b)
+		if (jv_is_true(jv_get(o, "empty")))
 			continue;
 		static const char *const keys[] = {"waves", "ins", "mapped", NULL};
 		int better = !best;

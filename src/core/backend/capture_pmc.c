@@ -108,9 +108,9 @@ static int aggregate(const char *path, const char *kernel, jv *raw, jv *pass_rec
 		jv_set(sums, name, jv_double((cur ? jv_num(cur) : 0) + v));
 	}
 	size_t nd = jv_len(ids);
-	for (size_t i = 0; i < sums->v.obj.n; i++)
-		jv_set(raw, sums->v.obj.keys[i],
-		       jv_round(jv_num(sums->v.obj.vals[i]) / (double)nd, 3));
+	for (size_t i = 0; i < jv_len(sums); i++)
+		jv_set(raw, jv_key_at(sums, i),
+		       jv_round(jv_num(jv_value_at(sums, i)) / (double)nd, 3));
 	jv_set_int(pass_rec, "dispatches", (int64_t)nd);
 	if (nd)
 		jv_set_round(pass_rec, "mean_duration_ns", dur / (double)nd, 1);
@@ -206,8 +206,8 @@ int amd_counters(capture_req *q, jv *data, fp_err *e)
 	int rc = 0;
 	if (!list) {
 		jv *avail = jv_array();
-		for (size_t i = 0; cs && cs->type == JV_OBJECT && i < cs->v.obj.n; i++)
-			jv_push(avail, jv_str(cs->v.obj.keys[i]));
+		for (size_t i = 0; jv_type_of(cs) == JV_OBJECT && i < jv_len(cs); i++)
+			jv_push(avail, jv_str(jv_key_at(cs, i)));
 		rc = fp_fail(e, ERR_BAD_ARGS, "no counter set for architecture %s in %s",
 			     arch ? arch : "(unknown: pass --arch)", p.recipes.origin);
 		fp_err_extra(e, "available", avail);

@@ -60,9 +60,9 @@ static int load_manifest(bundle *b, fp_err *e)
 			jv_free(m);
 			rc = fp_fail(e, ERR_NOT_A_BUNDLE, "%s is not a flyprof manifest", path);
 		} else {
-			if (!jv_get(m, "steps") || jv_get(m, "steps")->type != JV_ARRAY)
+			if (jv_type_of(jv_get(m, "steps")) != JV_ARRAY)
 				jv_set(m, "steps", jv_array());
-			if (!jv_get(m, "artifacts") || jv_get(m, "artifacts")->type != JV_OBJECT)
+			if (jv_type_of(jv_get(m, "artifacts")) != JV_OBJECT)
 				jv_set(m, "artifacts", jv_object());
 			b->manifest = m;
 			rc = 1;

@@ -70,7 +70,7 @@ int bundle_export_swap_in(const char *tmp, const char *final, int replace, fp_er
  * a character that continues a file name ("/t/bb" for "/t/b") is left alone. *outlen gets
  * the length. */
 char *bundle_export_relativize(const char *text, size_t len, const char *abs_dir, size_t *outlen);
-/* The same on every string of a jv tree, in place. */
+/* The same on every string inside a jv array or object, in place. */
 void bundle_export_relativize_jv(jv *v, const char *abs_dir);
 
 #endif

@@ -122,19 +122,18 @@ char *bundle_export_relativize(const char *text, size_t len, const char *abs_dir
 
 void bundle_export_relativize_jv(jv *v, const char *abs_dir)
 {
-	if (!v)
+	jv_type t = jv_type_of(v);
+	if (t != JV_ARRAY && t != JV_OBJECT)
 		return;
-	if (v->type == JV_STRING) {
-		size_t n = 0;
-		char *s = bundle_export_relativize(v->v.str.s, v->v.str.len, abs_dir, &n);
-		free(v->v.str.s);
-		v->v.str.s = s;
-		v->v.str.len = n;
-	} else if (v->type == JV_ARRAY) {
-		for (size_t i = 0; i < v->v.arr.n; i++)
-			bundle_export_relativize_jv(v->v.arr.items[i], abs_dir);
-	} else if (v->type == JV_OBJECT) {
-		for (size_t i = 0; i < v->v.obj.n; i++)
-			bundle_export_relativize_jv(v->v.obj.vals[i], abs_dir);
+	for (size_t i = 0; i < jv_len(v); i++) {
+		jv *x = t == JV_ARRAY ? jv_at(v, i) : jv_value_at(v, i);
+		if (jv_type_of(x) == JV_STRING) {
+			size_t n = 0;
+			char *s = bundle_export_relativize(jv_string(x), jv_len(x), abs_dir, &n);
+			jv_replace_at(v, i, jv_strn(s, n));
+			free(s);
+		} else {
+			bundle_export_relativize_jv(x, abs_dir);
+		}
 	}
 }

@@ -43,7 +43,7 @@ static int bad(vctx *v, const char *field, const char *what)
 static int get_num(vctx *v, const jv *obj, const char *key, double lo, double hi, double *out)
 {
 	const jv *f = jv_get(obj, key);
-	if (!f || f->type != JV_OBJECT)
+	if (jv_type_of(f) != JV_OBJECT)
 		return bad(v, key, "missing or not an object {\"v\": number, \"ref\": text}");
 	const jv *val = jv_get(f, "v");
 	const char *ref = jv_string(jv_get(f, "ref"));
@@ -94,11 +94,11 @@ static int read_rates(vctx *v, const jv *arch, const char *key, double clock, so
 {
 	const jv *obj = jv_get(arch, key);
 	*n = 0;
-	if (!obj || obj->type != JV_OBJECT)
+	if (jv_type_of(obj) != JV_OBJECT)
 		return bad(v, key, "missing or not an object of dtype -> rate");
-	for (size_t i = 0; i < obj->v.obj.n; i++) {
-		const char *dt = obj->v.obj.keys[i];
-		const jv *r = obj->v.obj.vals[i];
+	for (size_t i = 0; i < jv_len(obj); i++) {
+		const char *dt = jv_key_at(obj, i);
+		const jv *r = jv_value_at(obj, i);
 		if (!dtype_is_canon(dt) || strcmp(dtype_canon(dt), dt) != 0)
 			return bad(v, key, "rate key is not a canonical dtype name");
 		if (*n >= SOC_MAX_RATES)
@@ -126,7 +126,7 @@ static int read_sgpr_limits(vctx *v, const jv *arch, soc_spec *s)
 {
 	const jv *f = jv_get(arch, "sgpr_wave_limits");
 	const jv *list = f ? jv_get(f, "v") : NULL;
-	if (!list || list->type != JV_ARRAY || jv_len(list) == 0 ||
+	if (jv_type_of(list) != JV_ARRAY || jv_len(list) == 0 ||
 	    jv_len(list) > SOC_MAX_SGPR_LIMITS || !jv_string(jv_get(f, "ref")))
 		return bad(v, "sgpr_wave_limits",
 			   "expected {\"v\": [[max_sgprs, waves], ...], "
@@ -135,7 +135,7 @@ static int read_sgpr_limits(vctx *v, const jv *arch, soc_spec *s)
 	for (size_t i = 0; i < jv_len(list); i++) {
 		const jv *p = jv_at(list, i);
 		int64_t a, b;
-		if (!p || p->type != JV_ARRAY || jv_len(p) != 2 || !jv_int_ok(jv_at(p, 0), &a) ||
+		if (jv_type_of(p) != JV_ARRAY || jv_len(p) != 2 || !jv_int_ok(jv_at(p, 0), &a) ||
 		    !jv_int_ok(jv_at(p, 1), &b) || a <= prev || a > 1000000 || b < 1 || b > 64)
 			return bad(v, "sgpr_wave_limits",
 				   "each pair is [ascending max SGPRs, waves 1..64]");
@@ -206,9 +206,9 @@ static int read_product(vctx *v, const jv *a, const jv *p, soc_spec *s)
 	    get_num(v, p, "hbm_tbps", 0.01, 1000, &s->hbm_tbps) < 0)
 		return -1;
 	const jv *d = jv_get(p, "default");
-	if (d && d->type != JV_BOOL)
+	if (d && jv_type_of(d) != JV_BOOL)
 		return bad(v, "default", "must be true or false");
-	s->is_default = d && d->v.b;
+	s->is_default = jv_is_true(d);
 	s->arch_entry = a;
 	s->product_entry = p;
 	if (read_rates(v, a, "matrix_rates", s->clock_mhz, s->matrix, &s->n_matrix) < 0 ||
@@ -222,7 +222,7 @@ static int check_aliases(vctx *v, const jv *obj)
 	const jv *al = jv_get(obj, "aliases");
 	if (!al)
 		return 0;
-	if (al->type != JV_ARRAY)
+	if (jv_type_of(al) != JV_ARRAY)
 		return bad(v, "aliases", "must be an array of strings");
 	for (size_t i = 0; i < jv_len(al); i++)
 		if (!jv_string(jv_at(al, i)) || !*jv_string(jv_at(al, i)))
@@ -236,20 +236,20 @@ static int read_arch_products(soc_table *t, vctx *v, const jv *a, size_t ai)
 	char where[96];
 	snprintf(where, sizeof where, "socs[%zu]", ai);
 	v->where = where;
-	if (!a || a->type != JV_OBJECT)
+	if (jv_type_of(a) != JV_OBJECT)
 		return bad(v, NULL, "expected an object");
 	soc_spec base;
 	memset(&base, 0, sizeof base);
 	if (read_arch(v, a, &base) < 0 || check_aliases(v, a) < 0)
 		return -1;
 	const jv *prods = jv_get(a, "products");
-	if (!prods || prods->type != JV_ARRAY || jv_len(prods) == 0)
+	if (jv_type_of(prods) != JV_ARRAY || jv_len(prods) == 0)
 		return bad(v, "products", "missing or empty array");
 	int defaults = 0;
 	for (size_t i = 0; i < jv_len(prods); i++) {
 		const jv *p = jv_at(prods, i);
 		snprintf(where, sizeof where, "socs[%zu].products[%zu]", ai, i);
-		if (!p || p->type != JV_OBJECT)
+		if (jv_type_of(p) != JV_OBJECT)
 			return bad(v, NULL, "expected an object");
 		soc_spec s = base;
 		if (read_product(v, a, p, &s) < 0 || check_aliases(v, p) < 0)
@@ -297,7 +297,7 @@ soc_table *soc_table_parse(const char *buf, size_t len, const char *name, fp_err
 	t->origin = xstrdup(name);
 	vctx v = {name, "", e};
 	const jv *socs = jv_get(root, "socs");
-	if (root->type != JV_OBJECT || !socs || socs->type != JV_ARRAY || jv_len(socs) == 0) {
+	if (jv_type_of(root) != JV_OBJECT || jv_type_of(socs) != JV_ARRAY || jv_len(socs) == 0) {
 		bad(&v, "socs", "the top level must be an object with a non-empty \"socs\" array");
 		soc_table_free(t);
 		return NULL;

@@ -124,7 +124,7 @@ jv *ncu_occupancy(const ncu_model *m, jv *warnings)
 	jv_set_bool(o, "available", 1);
 	jv_set(o, "observed", observed(m));
 	jv *th = jv_set(o, "theoretical", theoretical(m));
-	if (th->type == JV_OBJECT) {
+	if (jv_type_of(th) == JV_OBJECT) {
 		jv *md = model(m, th, warnings);
 		jv_set(th, "model", md ? md : jv_null());
 	}

@@ -97,7 +97,7 @@ static int parse_one(const jv *o, size_t idx, const char *file, const recipe_att
 	r->from = xstrdup("registry");
 	r->test_file = dup_or_null(jv_get(o, "test_file"));
 	r->invocation = dup_or_null(jv_get(o, "invocation"));
-	if (!r->test_file || !r->invocation || o->type != JV_OBJECT)
+	if (!r->test_file || !r->invocation || jv_type_of(o) != JV_OBJECT)
 		return fp_fail_input(e, file, -1, "test_file and invocation",
 				     "recipe %zu lacks test_file or invocation", idx);
 	r->name = dup_or_null(jv_get(o, "name"));
@@ -118,8 +118,8 @@ static int parse_one(const jv *o, size_t idx, const char *file, const recipe_att
 		if (jv_string(jv_at(ks, i)))
 			push_str(&r->kernels, &r->nkernels, jv_string(jv_at(ks, i)));
 	const jv *se = jv_get(o, "shape_env");
-	for (size_t i = 0; se && se->type == JV_OBJECT && i < se->v.obj.n; i++) {
-		const char *k = se->v.obj.keys[i], *v = jv_string(se->v.obj.vals[i]);
+	for (size_t i = 0; jv_type_of(se) == JV_OBJECT && i < jv_len(se); i++) {
+		const char *k = jv_key_at(se, i), *v = jv_string(jv_value_at(se, i));
 		if (!is_env_name(k) || !is_value(v))
 			continue;
 		strbuf sb = STRBUF_INIT;
@@ -185,8 +185,8 @@ int recipes_parse(const char *buf, size_t len, const char *name, recipe_set *s, 
 		recipe_set_free(s);
 		return -1;
 	}
-	const jv *list = doc->type == JV_ARRAY ? doc : jv_get(doc, "kernels");
-	if (!list || list->type != JV_ARRAY) {
+	const jv *list = jv_type_of(doc) == JV_ARRAY ? doc : jv_get(doc, "kernels");
+	if (jv_type_of(list) != JV_ARRAY) {
 		jv_free(doc);
 		recipe_set_free(s);
 		return fp_fail_input(e, name, -1, "a list of recipes or {\"kernels\": [...]}",
@@ -204,7 +204,7 @@ int recipes_parse(const char *buf, size_t len, const char *name, recipe_set *s, 
 		s->n++;
 	}
 	att_free(&dflt);
-	if (rc == 0 && doc->type == JV_OBJECT && jv_get(doc, "counters"))
+	if (rc == 0 && jv_type_of(doc) == JV_OBJECT && jv_get(doc, "counters"))
 		s->counters = jv_take(doc, "counters");
 	jv_free(doc);
 	if (rc) {

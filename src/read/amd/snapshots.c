@@ -69,9 +69,9 @@ static int walk(walker *w, const jv *node, strbuf *path, int depth, fp_err *e)
 	if (depth > SNAPSHOTS_MAX_DEPTH)
 		return fp_fail_input(e, w->file, 0, "a tree at most 64 levels deep",
 				     "%s: snapshot tree too deep at %s", w->file, sb_str(path));
-	for (size_t i = 0; i < node->v.obj.n; i++) {
-		const char *key = node->v.obj.keys[i];
-		const jv *val = node->v.obj.vals[i];
+	for (size_t i = 0; i < jv_len(node); i++) {
+		const char *key = jv_key_at(node, i);
+		const jv *val = jv_value_at(node, i);
 		size_t keep = path->len;
 		if (strcmp(key, "/") == 0 && path->len == 0)
 			sb_addc(path, '/');
@@ -81,9 +81,9 @@ static int walk(walker *w, const jv *node, strbuf *path, int depth, fp_err *e)
 			sb_adds(path, key);
 		}
 		int rc = 0;
-		if (val->type == JV_OBJECT)
+		if (jv_type_of(val) == JV_OBJECT)
 			rc = walk(w, val, path, depth + 1, e);
-		else if (val->type == JV_STRING)
+		else if (jv_type_of(val) == JV_STRING)
 			add_entry(w, sb_str(path), jv_string(val));
 		else
 			rc = fp_fail_input(e, w->file, 0, "an object or a file name string",
@@ -102,7 +102,7 @@ int snapshots_from_tree(const jv *tree, const char *dir, const char *file, snaps
 	memset(s, 0, sizeof *s);
 	s->dir = dir ? xstrdup(dir) : NULL;
 	walker w = {s, file ? file : "snapshots.json", 0, 0};
-	if (!tree || tree->type != JV_OBJECT) {
+	if (jv_type_of(tree) != JV_OBJECT) {
 		snapshots_free(s);
 		return fp_fail_input(e, w.file, 0, "a JSON object", "%s: not an object", w.file);
 	}
