@@ -593,7 +593,7 @@ static const char *jstr(const jv *o, const char *k, const char *dflt)
 static int jflag(const jv *o, const char *k, int dflt)
 {
 	const jv *v = jv_get(o, k);
-	return v && v->type == JV_BOOL ? v->v.b : dflt;
+	return jv_type_of(v) == JV_BOOL ? jv_is_true(v) : dflt;
 }
 
 static void apply_job(job *j, const jv *o)
@@ -803,7 +803,7 @@ int main(int argc, char **argv)
 	if (!doc)
 		die(1, "cannot read input file: %s", e.message ? e.message : input);
 	const jv *jobs = jv_get(doc, "jobs");
-	if (!jobs || jobs->type != JV_ARRAY || jv_len(jobs) == 0)
+	if (jv_type_of(jobs) != JV_ARRAY || jv_len(jobs) == 0)
 		die(1, "input file %s has no jobs", input);
 	for (size_t k = 0; k < jv_len(jobs); k++) {
 		job j = cli;

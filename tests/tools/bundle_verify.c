@@ -101,8 +101,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	const jv *arts = jv_get(m, "artifacts");
-	for (size_t i = 0; arts && arts->type == JV_OBJECT && i < arts->v.obj.n; i++)
-		check_artifact(argv[1], arts->v.obj.keys[i], arts->v.obj.vals[i]);
+	for (size_t i = 0; jv_type_of(arts) == JV_OBJECT && i < jv_len(arts); i++)
+		check_artifact(argv[1], jv_key_at(arts, i), jv_value_at(arts, i));
 	long files = walk(argv[1], "", arts);
 	jv_free(m);
 	if (problems)

@@ -33,7 +33,7 @@ static const jv *walk(const jv *v, const char *path)
 	char *copy = strdup(path);
 	char *save = NULL;
 	for (char *tok = strtok_r(copy, ".", &save); tok && v; tok = strtok_r(NULL, ".", &save)) {
-		if (v->type == JV_ARRAY)
+		if (jv_type_of(v) == JV_ARRAY)
 			v = jv_at(v, (size_t)strtoul(tok, NULL, 10));
 		else
 			v = jv_get(v, tok);
@@ -45,20 +45,19 @@ static const jv *walk(const jv *v, const char *path)
 static void zero_volatile(jv *v)
 {
 	static const char *keys[] = {"seconds", "at", "created", "elapsed_s", NULL};
-	if (v->type == JV_ARRAY)
-		for (size_t i = 0; i < v->v.arr.n; i++)
-			zero_volatile(v->v.arr.items[i]);
-	if (v->type != JV_OBJECT)
+	if (jv_type_of(v) == JV_ARRAY)
+		for (size_t i = 0; i < jv_len(v); i++)
+			zero_volatile(jv_at(v, i));
+	if (jv_type_of(v) != JV_OBJECT)
 		return;
-	for (size_t i = 0; i < v->v.obj.n; i++) {
+	for (size_t i = 0; i < jv_len(v); i++) {
 		int vol = 0;
 		for (int k = 0; keys[k]; k++)
-			vol |= strcmp(v->v.obj.keys[i], keys[k]) == 0;
+			vol |= strcmp(jv_key_at(v, i), keys[k]) == 0;
 		if (vol) {
-			jv_free(v->v.obj.vals[i]);
-			v->v.obj.vals[i] = jv_int(0);
+			jv_replace_at(v, i, jv_int(0));
 		} else {
-			zero_volatile(v->v.obj.vals[i]);
+			zero_volatile(jv_value_at(v, i));
 		}
 	}
 }
@@ -66,7 +65,7 @@ static void zero_volatile(jv *v)
 /* Key paths of x under prefix; duplicates are left for `sort -u`. */
 static void print_keys(const jv *x, const char *prefix)
 {
-	if (x->type == JV_ARRAY) {
+	if (jv_type_of(x) == JV_ARRAY) {
 		char *p = malloc(strlen(prefix) + 3);
 		sprintf(p, "%s[]", prefix);
 		for (size_t i = 0; i < jv_len(x); i++)
@@ -74,7 +73,7 @@ static void print_keys(const jv *x, const char *prefix)
 		free(p);
 		return;
 	}
-	if (x->type != JV_OBJECT)
+	if (jv_type_of(x) != JV_OBJECT)
 		return;
 	for (size_t i = 0; i < jv_len(x); i++) {
 		const char *k = jv_key_at(x, i);
@@ -92,16 +91,15 @@ int main(int argc, char **argv)
 		return 2;
 	if (strcmp(argv[1], "envelope") == 0) {
 		jv *v = load(argv[2]);
-		if (!v || v->type != JV_OBJECT) {
+		if (jv_type_of(v) != JV_OBJECT) {
 			fprintf(stderr, "jcheck: stdout is not one JSON object\n");
 			return 1;
 		}
 		const jv *ok = jv_get(v, "ok");
-		long long want = ok && ok->type == JV_BOOL && ok->v.b
-				     ? 0
-				     : jv_i64(jv_get(jv_get(v, "error"), "exitCode"));
+		long long want =
+		    jv_is_true(ok) ? 0 : jv_i64(jv_get(jv_get(v, "error"), "exitCode"));
 		if (!ok || !jv_get(v, "command") || !jv_get(v, "warnings") ||
-		    (ok->v.b ? !jv_get(v, "data") : !jv_get(v, "error"))) {
+		    (jv_is_true(ok) ? !jv_get(v, "data") : !jv_get(v, "error"))) {
 			fprintf(stderr, "jcheck: envelope lacks ok/command/data|error/warnings\n");
 			return 1;
 		}
@@ -151,8 +149,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		strbuf sb = STRBUF_INIT;
-		if (x->type == JV_STRING)
-			sb_adds(&sb, x->v.str.s);
+		if (jv_type_of(x) == JV_STRING)
+			sb_adds(&sb, jv_string(x));
 		else
 			json_write(&sb, x, 0);
 		printf("%s\n", sb_str(&sb));

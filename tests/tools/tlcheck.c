@@ -37,12 +37,12 @@ static const jv *path2(const jv *o, const char *a, const char *b)
 
 static int is_int(const jv *v)
 {
-	return v && (v->type == JV_INT);
+	return jv_type_of(v) == JV_INT;
 }
 
 static int is_num(const jv *v)
 {
-	return v && (v->type == JV_INT || v->type == JV_DOUBLE);
+	return jv_type_of(v) == JV_INT || jv_type_of(v) == JV_DOUBLE;
 }
 
 typedef struct wavefile {
@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 	fp_err e = FP_ERR_INIT;
 	jv *doc = json_parse_file(argv[1], &e);
 	const jv *ev = doc ? jv_get(doc, "traceEvents") : NULL;
-	if (!ev || ev->type != JV_ARRAY) {
+	if (jv_type_of(ev) != JV_ARRAY) {
 		fprintf(stderr, "tlcheck: %s: no traceEvents array (%s)\n", argv[1],
 			e.message ? e.message : "wrong shape");
 		return 1;

@@ -5,6 +5,8 @@
 #ifndef FLYPROF_TESTS_UNIT_T_H
 #define FLYPROF_TESTS_UNIT_T_H
 
+#include "base/json/jv.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +18,19 @@ void t_skip(const char *why);
 const char *t_corpus(void);
 /* A fresh temporary directory for this test (removed at exit); static storage. */
 const char *t_tmpdir(void);
+
+/* 1 for a JSON true, 0 for false, -1 for anything else (absent, null): a checked flag that is
+ * missing fails its CHECK instead of crashing the run. */
+static inline int t_truth(const jv *v)
+{
+	return jv_type_of(v) == JV_BOOL ? jv_is_true(v) : -1;
+}
+
+/* 1 for a JSON null that is there (an absent key is not null here). */
+static inline int t_is_null(const jv *v)
+{
+	return v && jv_type_of(v) == JV_NULL;
+}
 
 #define TEST(name)                                                                                 \
 	static void test_##name(void);                                                             \

@@ -110,8 +110,8 @@ static void check_dispatch(const char *dir)
 	CHECK_INT(sum_key(jv_get(a, "classes"), "hits"), s.hits);
 	CHECK_INT(sum_key(jv_get(a, "normalized"), "stall"), s.stall);
 	const jv *wc = jv_get(a, "wave_check");
-	CHECK(jv_get(wc, "hits_match")->v.b && jv_get(wc, "stall_match")->v.b &&
-	      jv_get(wc, "latency_match")->v.b && jv_get(wc, "idle_match")->v.b);
+	CHECK(jv_is_true(jv_get(wc, "hits_match")) && jv_is_true(jv_get(wc, "stall_match")) &&
+	      jv_is_true(jv_get(wc, "latency_match")) && jv_is_true(jv_get(wc, "idle_match")));
 	int64_t files = 0, recs = independent_records(dir, &files);
 	CHECK_INT(jv_i64(jv_get(wc, "wave_files")), files);
 	CHECK_INT(jv_i64(jv_get(wc, "records")), recs);

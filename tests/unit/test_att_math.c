@@ -100,7 +100,7 @@ TEST(att_occupancy_observed_math)
 	CHECK_INT(jv_i64(jv_get(r, "simds_per_cu")), 4);
 	CHECK_INT(jv_i64(jv_get(r, "unmatched_ends")), 0);
 	CHECK_INT(jv_i64(jv_get(jv_get(r, "all_cus"), "cus")), 2);
-	CHECK(jv_get(r, "kernel_filter")->type == JV_NULL);
+	CHECK(t_is_null(jv_get(r, "kernel_filter")));
 	jv_free(r);
 	free(o.v);
 
@@ -192,8 +192,8 @@ TEST(att_tiny_dispatch_end_to_end)
 		return;
 	}
 	const jv *wc = jv_get(r, "wave_check");
-	CHECK(jv_get(wc, "idle_match")->v.b && jv_get(wc, "stall_match")->v.b);
-	CHECK(jv_get(wc, "hits_match")->v.b && jv_get(wc, "latency_match")->v.b);
+	CHECK(jv_is_true(jv_get(wc, "idle_match")) && jv_is_true(jv_get(wc, "stall_match")));
+	CHECK(jv_is_true(jv_get(wc, "hits_match")) && jv_is_true(jv_get(wc, "latency_match")));
 	CHECK_INT(jv_i64(jv_get(wc, "unmapped_records")), 1);
 	const jv *wait = jv_at(jv_get(r, "waits"), 0);
 	CHECK_INT(jv_i64(jv_get(wait, "code_line")), 4);
@@ -235,7 +235,7 @@ TEST(att_tiny_dispatch_end_to_end)
 	bubbles_params plain = {10, -1, 2};
 	CHECK_INT(bubbles_compute(&d2, NULL, &plain, &r, NULL, w, &e), 0);
 	const jv *wc2 = jv_get(r, "wave_check");
-	CHECK(!jv_get(wc2, "idle_match")->v.b && jv_get(wc2, "stall_match")->v.b);
+	CHECK(t_truth(jv_get(wc2, "idle_match")) == 0 && jv_is_true(jv_get(wc2, "stall_match")));
 	CHECK_INT(jv_i64(jv_get(jv_get(wc2, "first_mismatch"), "code_line")), 1);
 	int warned = 0;
 	for (size_t i = 0; i < jv_len(w); i++)

@@ -79,7 +79,7 @@ TEST(bound_unknown_without_latency)
 	CHECK_STR(v.bound, "unknown");
 	CHECK(!bound_gates(&v));
 	jv *j = bound_to_jv(&v);
-	CHECK(jv_get(j, "calibrated")->type == JV_NULL);
+	CHECK(t_is_null(jv_get(j, "calibrated")));
 	jv_free(j);
 	jv_free(b);
 }

@@ -95,7 +95,7 @@ TEST(isa_loads_in_flight_and_loop)
 	const jv *lp = jv_get(f, "loop");
 	CHECK_NEAR(jv_num(jv_get(lp, "iterations_per_wave")), 4.0, 1e-9);
 	CHECK_INT(jv_i64(jv_get(lp, "body_first_vaddr")), 0);
-	CHECK(jv_get(lp, "multi_buffered")->v.b);
+	CHECK(jv_is_true(jv_get(lp, "multi_buffered")));
 	CHECK_NEAR(jv_num(jv_get(jv_get(f, "vmem"), "load_bytes_per_wave")), 4 * 16 * 64 * 4, 1e-9);
 	jv_free(f);
 	trace_dispatch_free(&d);
@@ -114,14 +114,14 @@ TEST(launch_geometry_small_grid)
 	CHECK_INT(jv_i64(jv_get(g, "workgroups")), 84);
 	CHECK_NEAR(jv_num(jv_get(g, "cu_fill_pct")), 32.8, 1e-9);
 	CHECK_NEAR(jv_num(jv_get(g, "gain_pct")), 67.2, 1e-9);
-	CHECK(jv_get(g, "grid_caps_occupancy")->v.b);
+	CHECK(jv_is_true(jv_get(g, "grid_caps_occupancy")));
 	jv_free(g);
 	/* 1024 workgroups, 2 allowed per CU: two full rounds, the grid does not cap */
 	r.grid_size = 1024 * 256;
 	jv_set_int(th, "wgs_per_cu", 2);
 	g = launch_geometry_build(&s, &r, th, NULL);
 	CHECK_NEAR(jv_num(jv_get(g, "rounds")), 2.0, 1e-9);
-	CHECK(!jv_get(g, "grid_caps_occupancy")->v.b);
+	CHECK(t_truth(jv_get(g, "grid_caps_occupancy")) == 0);
 	CHECK_NEAR(jv_num(jv_get(g, "gain_pct")), 0, 1e-9);
 	jv_free(g);
 	r.grid_size = -1;
@@ -146,7 +146,7 @@ TEST(roofline_from_trace_bytes)
 	jv *r = roofline_build(&in);
 	CHECK_NEAR(jv_num(jv_get(r, "pct_of_hbm_peak")), 62.5, 0.05);
 	CHECK_STR(jv_string(jv_get(r, "verdict")), "below_hbm_roof");
-	CHECK(jv_get(r, "cap_pct")->type == JV_NULL);
+	CHECK(t_is_null(jv_get(r, "cap_pct")));
 	jv_free(r);
 	in.duration_ns = 150000;
 	r = roofline_build(&in);

@@ -62,8 +62,8 @@ TEST(snapshots_tree_and_refusals)
 		CHECK_INT(jv_len(lines), 5); /* 1..5: clipped at the top */
 		CHECK_INT(jv_i64(jv_get(jv_at(lines, 0), "n")), 1);
 		CHECK_STR(jv_string(jv_get(jv_at(lines, 1), "text")), "l2");
-		CHECK_INT(jv_get(jv_at(lines, 1), "hot")->v.b, 1);
-		CHECK_INT(jv_get(jv_at(lines, 2), "hot")->v.b, 0);
+		CHECK_INT(t_truth(jv_get(jv_at(lines, 1), "hot")), 1);
+		CHECK_INT(t_truth(jv_get(jv_at(lines, 2), "hot")), 0);
 		CHECK_STR(jv_string(jv_get(sn, "file")), "/w/kernels/k.py");
 		jv_free(sn);
 	}

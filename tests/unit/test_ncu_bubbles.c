@@ -142,7 +142,7 @@ TEST(ncu_bubbles_without_correlation_and_errors)
 	CHECK_INT(geti(jv_get(o, "totals"), "latency"), 47);
 	CHECK_INT(geti(jv_get(o, "totals"), "stall"), 42);
 	CHECK_INT(geti(jv_get(o, "unmapped"), "instructions"), 0);
-	CHECK(jv_get(jv_get(o, "occupancy"), "theoretical")->type == JV_NULL);
+	CHECK(t_is_null(jv_get(jv_get(o, "occupancy"), "theoretical")));
 	jv_free(o);
 	jv_free(w);
 	const char *empty = t_tmpdir();
@@ -248,7 +248,7 @@ TEST(ncu_bubbles_samples)
 	CHECK_NEAR(jv_num(jv_get(th, "waves_per_simd")), 10, 1e-9); /* 40 warps / 4 */
 	/* flyprof's model (48 regs -> 1536 per warp -> 42 warps -> 5 blocks of 8) agrees */
 	CHECK_INT(geti(jv_get(th, "model"), "waves_per_cu"), 40);
-	CHECK(jv_get(jv_get(th, "model"), "agrees_with_ncu")->v.b);
+	CHECK(jv_is_true(jv_get(jv_get(th, "model"), "agrees_with_ncu")));
 	jv_free(o);
 	jv_free(w);
 	fp_err_clear(&e);

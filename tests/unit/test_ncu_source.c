@@ -140,7 +140,7 @@ TEST(ncu_details_fixture)
 	jv *j = ncu_details_json(&d);
 	CHECK_NEAR(jv_num(jv_get(jv_get(j, "throughput"), "duration_us")), 1500, 1e-9);
 	CHECK_NEAR(jv_num(jv_get(jv_get(j, "launch"), "registers_per_thread")), 64, 1e-9);
-	CHECK(jv_get(jv_get(j, "launch"), "sm_count")->type == JV_NULL);
+	CHECK(t_is_null(jv_get(jv_get(j, "launch"), "sm_count")));
 	CHECK_NEAR(jv_num(jv_get(jv_get(j, "occupancy"), "achieved_pct")), 46.5, 1e-9);
 	CHECK_INT(jv_len(jv_get(j, "rules")), 2);
 	jv_free(j);

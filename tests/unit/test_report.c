@@ -55,7 +55,7 @@ TEST(report_ranks_largest_class_first)
 	/* the stall taxonomy states its denominators and flags bubbles at >= 5% of stall */
 	const jv *cls = jv_get(jv_get(rep, "stall_taxonomy"), "classes");
 	CHECK_NEAR(jv_num(jv_get(jv_at(cls, 1), "pct_of_stall")), 20.0, 1e-9);
-	CHECK(jv_get(jv_at(cls, 4), "is_bubble")->v.b == 1); /* mfma exactly 5% */
+	CHECK(t_truth(jv_get(jv_at(cls, 4), "is_bubble")) == 1); /* mfma exactly 5% */
 	CHECK_STR(jv_string(jv_get(jv_get(rep, "bound"), "bound")), "memory");
 	CHECK(strstr(jv_string(jv_get(rep, "headline")), "memory-bound (trace, medium") != NULL);
 	/* not fired for lack of a signal: bank conflicts, 3 occupancy rules, roofline; not
@@ -79,12 +79,12 @@ TEST(report_occupancy_finding_can_outrank)
 	const jv *r1 = jv_at(jv_get(rep, "recommendations"), 0);
 	CHECK_NEAR(jv_num(jv_get(jv_get(r1, "gain"), "upper_bound_pct")), 38.25, 1e-9);
 	CHECK_STR(jv_string(jv_get(jv_get(r1, "gain"), "kind")), "upper_bound_estimate");
-	CHECK(jv_get(jv_get(r1, "evidence"), "hotspot")->type == JV_NULL);
+	CHECK(t_is_null(jv_get(jv_get(r1, "evidence"), "hotspot")));
 	CHECK(jv_string(jv_get(jv_get(r1, "evidence"), "none_reason")) != NULL);
 	CHECK(strstr(jv_string(jv_get(rep, "why_rank_1")), "outranks the largest bubble class "
 							   "vmem_wait") != NULL);
 	CHECK_STR(rec_rule(rep, 1), "vmem_wait_pipeline");
-	CHECK(jv_get(jv_get(rep, "occupancy"), "disagreement")->v.b == 0);
+	CHECK(t_truth(jv_get(jv_get(rep, "occupancy"), "disagreement")) == 0);
 	jv_free(rep);
 	jv_free(occ);
 	jv_free(b);

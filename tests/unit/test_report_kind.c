@@ -28,13 +28,6 @@ static int is_gemm_only(const char *knob)
 	return 0;
 }
 
-/* 1 for a JSON true, 0 for false, -1 for anything else (absent, null): never crashes when a
- * checked field is missing. */
-static int truth(const jv *v)
-{
-	return v && v->type == JV_BOOL ? v->v.b != 0 : -1;
-}
-
 static jv *build(const jv *b, const jv *traits, const jv *buckets)
 {
 	report_inputs in = {0};
@@ -92,7 +85,7 @@ TEST(report_kind_streaming_fixture_gets_streaming_knobs)
 	jv *b = streaming_fixture();
 	jv *rep = build(b, NULL, NULL); /* traits derived from the bubbles mix */
 	const jv *t = jv_get(rep, "kernel_traits");
-	CHECK(truth(jv_get(t, "has_mfma")) == 0);
+	CHECK(t_truth(jv_get(t, "has_mfma")) == 0);
 	CHECK_STR(jv_string(jv_get(t, "kind")), "streaming");
 	const jv *recs = jv_get(rep, "recommendations");
 	CHECK(jv_len(recs) >= 2);
@@ -110,7 +103,7 @@ TEST(report_kind_streaming_fixture_gets_streaming_knobs)
 	CHECK_STR(jv_string(jv_get(n, "status")), "not_applicable");
 	CHECK_STR(jv_string(jv_get(n, "reason")),
 		  "needs has_mfma = true; this kernel has has_mfma = false");
-	CHECK(truth(jv_get(n, "signal_held")) == 1);
+	CHECK(t_truth(jv_get(n, "signal_held")) == 1);
 	/* lds_wait has no streaming rule here: its reduction rule needs LDS traffic (the mix has
 	 * no lds_issue), its GEMM rule needs MFMA */
 	CHECK_STR(jv_string(jv_get(not_fired_of(rep, "lds_wait_reduction"), "status")),
@@ -200,18 +193,18 @@ TEST(report_kind_traits_from_trace)
 	add_inst(&d, "s_cbranch_scc1 65500", 40, 0); /* backwards, 10 times per wave */
 	add_inst(&d, "s_cbranch_execz 12", 400, 0);  /* forwards: not a loop */
 	jv *t = kernel_traits_from_trace(&d);
-	CHECK(truth(jv_get(t, "has_mfma")) == 0);
-	CHECK(truth(jv_get(t, "has_lds_traffic")) == 0); /* a swizzle moves no LDS data */
-	CHECK(truth(jv_get(t, "has_lds_dma")) == 1);
-	CHECK(truth(jv_get(t, "has_loop")) == 1);
+	CHECK(t_truth(jv_get(t, "has_mfma")) == 0);
+	CHECK(t_truth(jv_get(t, "has_lds_traffic")) == 0); /* a swizzle moves no LDS data */
+	CHECK(t_truth(jv_get(t, "has_lds_dma")) == 1);
+	CHECK(t_truth(jv_get(t, "has_loop")) == 1);
 	CHECK_NEAR(jv_num(jv_get(jv_get(t, "evidence"), "loop_iterations_per_wave")), 10.0, 1e-9);
 	CHECK_STR(jv_string(jv_get(t, "kind")), "streaming");
 	jv_free(t);
 	add_inst(&d, "v_mfma_f32_32x32x16_bf16 a[0:15], v[0:3], v[4:7], a[0:15]", 16, 0);
 	add_inst(&d, "ds_read_b128 v[0:3], v4", 16, 0);
 	t = kernel_traits_from_trace(&d);
-	CHECK(truth(jv_get(t, "has_mfma")) == 1);
-	CHECK(truth(jv_get(t, "has_lds_traffic")) == 1);
+	CHECK(t_truth(jv_get(t, "has_mfma")) == 1);
+	CHECK(t_truth(jv_get(t, "has_lds_traffic")) == 1);
 	CHECK_STR(jv_string(jv_get(t, "kind")), "matrix");
 	jv_free(t);
 	trace_dispatch_free(&d);
@@ -255,7 +248,7 @@ TEST(report_kind_entry_bucket_wait_points_at_its_producer)
 	CHECK_STR(jv_string(jv_get(jv_get(res0, "properties"), "entry_bucket_source")),
 		  FIX_SRC ":42");
 	/* report.json's evidence lists flag the bucket line */
-	CHECK(truth(jv_get(jv_at(jv_get(rep, "evidence_hotspots"), 0), "entry_bucket")) == 1);
+	CHECK(t_truth(jv_get(jv_at(jv_get(rep, "evidence_hotspots"), 0), "entry_bucket")) == 1);
 	jv_free(sf);
 	jv_free(s);
 	jv_free(rep);
@@ -279,7 +272,7 @@ TEST(report_kind_entry_bucket_non_wait)
 	jv *eb = buckets_at(60, "");
 	jv *rep = build(b, NULL, eb);
 	const jv *ev = jv_get(rec_of(rep, "barrier_relax"), "evidence");
-	CHECK(jv_get(ev, "actionable_source") && jv_get(ev, "actionable_source")->type == JV_NULL);
+	CHECK(t_is_null(jv_get(ev, "actionable_source")));
 	CHECK(strstr(jv_string(jv_get(ev, "none_reason")),
 		     "no attributable source line: the class's stall sits on the kernel-entry "
 		     "bucket " FIX_SRC ":60") != NULL);
@@ -330,7 +323,7 @@ TEST(report_kind_corpus_rmsnorm)
 	CHECK_INT(bubbles_compute(&d, NULL, &o, &b, NULL, warn, &e), 0);
 	jv *traits = kernel_traits_from_trace(&d);
 	jv *eb = evloc_scan_trace(&d);
-	CHECK(truth(jv_get(traits, "has_mfma")) == 0);
+	CHECK(t_truth(jv_get(traits, "has_mfma")) == 0);
 	CHECK_INT(jv_i64(jv_get(jv_at(jv_get(eb, "lines"), 0), "line")), 115);
 	jv *rep = build(b, traits, eb);
 	const jv *recs = jv_get(rep, "recommendations");

@@ -110,7 +110,7 @@ TEST(nvidia_traits_platform_and_language)
 	jv_free(b);
 	b = nv_bubbles("k.txt"); /* neither: unknown, so rules of both languages apply */
 	kernel_traits_add_platform(t, b);
-	CHECK(jv_get(t, "language")->type == JV_NULL);
+	CHECK(t_is_null(jv_get(t, "language")));
 	jv_free(b);
 	b = fixture_parse("{\"totals\":{}}"); /* no backend key: AMD, FlyDSL */
 	kernel_traits_add_platform(t, b);

@@ -213,17 +213,17 @@ TEST(soc_rejects_malformed_tables)
 static int refs_cite_hardware_md(const jv *obj)
 {
 	int bad = 0;
-	for (size_t i = 0; obj && obj->type == JV_OBJECT && i < obj->v.obj.n; i++) {
-		const jv *f = obj->v.obj.vals[i];
-		if (f->type == JV_OBJECT && jv_get(f, "v")) {
+	for (size_t i = 0; jv_type_of(obj) == JV_OBJECT && i < jv_len(obj); i++) {
+		const jv *f = jv_value_at(obj, i);
+		if (jv_type_of(f) == JV_OBJECT && jv_get(f, "v")) {
 			const char *ref = jv_string(jv_get(f, "ref"));
 			if (!ref || (strncmp(ref, HW_FACTS, strlen(HW_FACTS)) != 0 &&
 				     strncmp(ref, NV_FACTS, strlen(NV_FACTS)) != 0)) {
-				t_fail(__FILE__, __LINE__, "%s: ref '%s'", obj->v.obj.keys[i],
+				t_fail(__FILE__, __LINE__, "%s: ref '%s'", jv_key_at(obj, i),
 				       ref ? ref : "(none)");
 				bad++;
 			}
-		} else if (f->type == JV_OBJECT) {
+		} else if (jv_type_of(f) == JV_OBJECT) {
 			bad += refs_cite_hardware_md(f); /* matrix_rates, vector_rates */
 		}
 	}

@@ -50,7 +50,7 @@ TEST(source_view_lines_gaps_ranks)
 	const jv *bl = jv_get(jv_at(files, 1), "lines");
 	CHECK_INT(jv_len(bl), 2);
 	CHECK_INT(jv_i64(jv_get(jv_at(bl, 0), "gap")), 8);
-	CHECK(jv_get(jv_at(bl, 1), "text")->type == JV_NULL);
+	CHECK(t_is_null(jv_get(jv_at(bl, 1), "text")));
 	CHECK_INT(jv_i64(jv_get(jv_at(bl, 1), "rank")), 2);
 	char anchor[32];
 	source_view_anchor(v, "/k/a.py:5", anchor, sizeof anchor);
