@@ -100,7 +100,12 @@ static int too_large(fp_err *e, const char *path, input_kind k, uint64_t size, u
 	return -1;
 }
 
-int input_open(const char *path, input_kind k, struct stat *st, fp_err *e)
+/* The checked open behind input_open and input_read_into_at: name is opened relative to dirfd
+ * (AT_FDCWD: a path), path is what messages name. keep_nonblock leaves O_NONBLOCK set, for a
+ * caller that only reads the descriptor (a regular file never blocks, so the two fcntl calls
+ * that clear the flag are only for descriptors handed to other code). */
+static int open_checked(int dirfd, const char *name, const char *path, input_kind k,
+			struct stat *st, int keep_nonblock, fp_err *e)
 {
 	uint64_t limit;
 	if (input_limit(k, &limit, e))
@@ -108,13 +113,13 @@ int input_open(const char *path, input_kind k, struct stat *st, fp_err *e)
 	int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
 	if (k == INPUT_SOURCE)
 		flags |= O_NOFOLLOW;
-	int fd = open(path, flags);
+	int fd = openat(dirfd, name, flags);
 	if (fd < 0) {
 		int err = errno;
 		struct stat ls;
 		if (err == ENOENT)
 			fp_fail(e, ERR_NO_ARTIFACT, "%s: no such file", path);
-		else if (err == ENXIO && stat(path, &ls) == 0 && !S_ISREG(ls.st_mode))
+		else if (err == ENXIO && fstatat(dirfd, name, &ls, 0) == 0 && !S_ISREG(ls.st_mode))
 			fp_fail(e, ERR_NOT_REGULAR_FILE, "%s: is a %s, not a regular file", path,
 				type_name(ls.st_mode)); /* a socket cannot be opened at all */
 		else if (err == ELOOP && (flags & O_NOFOLLOW))
@@ -143,23 +148,33 @@ int input_open(const char *path, input_kind k, struct stat *st, fp_err *e)
 		close(fd);
 		return too_large(e, path, k, (uint64_t)st->st_size, limit);
 	}
-	/* Regular files never block; clear the flag so readers see ordinary semantics. */
-	int fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
-		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	if (!keep_nonblock) { /* regular files never block: ordinary semantics for the caller */
+		int fl = fcntl(fd, F_GETFL);
+		if (fl >= 0)
+			fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	}
 	return fd;
 }
 
-int input_read_into(const char *path, input_kind k, char **buf, size_t *cap, size_t *len, fp_err *e)
+int input_open(const char *path, input_kind k, struct stat *st, fp_err *e)
+{
+	return open_checked(AT_FDCWD, path, path, k, st, 0, e);
+}
+
+int input_read_into_at(int dirfd, const char *name, const char *path, input_kind k, char **buf,
+		       size_t *cap, size_t *len, fp_err *e)
 {
 	struct stat st;
 	uint64_t limit;
 	if (input_limit(k, &limit, e))
 		return -1;
-	int fd = input_open(path, k, &st, e);
+	int fd = open_checked(dirfd, name, path, k, &st, 1, e);
 	if (fd < 0)
 		return -1;
-	size_t want = (size_t)st.st_size + 1;
+	/* Room for one byte more than the file held at fstat: a read of a regular file that
+	 * returns less than asked has met the end, so the usual file takes one read(2) and no
+	 * second one to see end-of-file. A file that grew fills the room and is read on. */
+	size_t want = (size_t)st.st_size + 2;
 	if (*cap < want || !*buf) {
 		free(*buf);
 		*buf = xmalloc(want);
@@ -185,7 +200,8 @@ int input_read_into(const char *path, input_kind k, char **buf, size_t *cap, siz
 			*buf = xrealloc(*buf, next);
 			*cap = next;
 		}
-		ssize_t r = read(fd, *buf + got, *cap - 1 - got);
+		size_t ask = *cap - 1 - got;
+		ssize_t r = read(fd, *buf + got, ask);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
@@ -196,11 +212,18 @@ int input_read_into(const char *path, input_kind k, char **buf, size_t *cap, siz
 		if (r == 0)
 			break;
 		got += (size_t)r;
+		if ((size_t)r < ask && (uint64_t)got >= (uint64_t)st.st_size)
+			break; /* short of the request, with all that fstat promised: the end */
 	}
 	close(fd);
 	(*buf)[got] = '\0';
 	*len = got;
 	return 0;
+}
+
+int input_read_into(const char *path, input_kind k, char **buf, size_t *cap, size_t *len, fp_err *e)
+{
+	return input_read_into_at(AT_FDCWD, path, path, k, buf, cap, len, e);
 }
 
 char *input_read_all(const char *path, input_kind k, size_t *len, fp_err *e)

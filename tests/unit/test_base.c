@@ -3,16 +3,22 @@
 
 #include "base/err.h"
 #include "base/fileio.h"
+#include "base/input_open.h"
 #include "base/json/jv.h"
 #include "base/sha256.h"
 #include "base/suggest.h"
 #include "base/strbuf.h"
+#include "base/xalloc.h"
 #include "cmd/opts.h"
 #include "base/json/json_write.h"
 #include "base/json/json_parse.h"
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static char *render(const jv *v)
 {
@@ -281,5 +287,45 @@ TEST(atomic_write_replaces_and_reads_back)
 	CHECK_INT(e.code, ERR_NO_ARTIFACT);
 	fp_err_clear(&e);
 	free(bad);
+	free(p);
+}
+
+/* The wave-file read: openat on the dispatch directory, one read(2) of the stat size, and the
+ * checks and messages of input_open, naming the whole path. */
+TEST(input_read_into_at_reads_by_directory_and_keeps_its_checks)
+{
+	const char *dir = t_tmpdir();
+	char *p = path_join(dir, "w.json");
+	char *fifo = path_join(dir, "f.json");
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(file_write_atomic(p, "0123456789", 10, &e), 0);
+	CHECK_INT(mkfifo(fifo, 0600), 0);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(dfd >= 0);
+	char *buf = xmalloc(4); /* smaller than the file: grown to it */
+	size_t cap = 4, len = 0;
+	CHECK_INT(input_read_into_at(dfd, "w.json", p, INPUT_ATT, &buf, &cap, &len, &e), 0);
+	CHECK_INT(len, 10);
+	CHECK_STR(buf, "0123456789");
+	CHECK_INT(
+	    input_read_into_at(dfd, "none.json", "D/none.json", INPUT_ATT, &buf, &cap, &len, &e),
+	    -1);
+	CHECK_INT(e.code, ERR_NO_ARTIFACT);
+	CHECK(strstr(e.message, "D/none.json") != NULL);
+	fp_err_clear(&e);
+	CHECK_INT(input_read_into_at(dfd, "f.json", fifo, INPUT_ATT, &buf, &cap, &len, &e), -1);
+	CHECK_INT(e.code, ERR_NOT_REGULAR_FILE);
+	fp_err_clear(&e);
+	setenv("FLYPROF_LIMIT_ATT", "10",
+	       1); /* exactly at the limit: read; one byte less: refused */
+	CHECK_INT(input_read_into_at(dfd, "w.json", p, INPUT_ATT, &buf, &cap, &len, &e), 0);
+	setenv("FLYPROF_LIMIT_ATT", "9", 1);
+	CHECK_INT(input_read_into_at(dfd, "w.json", p, INPUT_ATT, &buf, &cap, &len, &e), -1);
+	CHECK_INT(e.code, ERR_INPUT_TOO_LARGE);
+	fp_err_clear(&e);
+	unsetenv("FLYPROF_LIMIT_ATT");
+	close(dfd);
+	free(buf);
+	free(fifo);
 	free(p);
 }

@@ -25,24 +25,35 @@ static int read_leaf(att_scan *s, att_filenames *f, strbuf *tmp)
 	return 0;
 }
 
-/* Nested objects down to the leaves, at most 4 levels (se, simd, slot, n). */
-static int read_tree(att_scan *s, att_filenames *f, strbuf *key, strbuf *tmp, int depth)
+typedef struct fn_ctx {
+	att_filenames *f;
+	strbuf tmp;
+	int depth;
+} fn_ctx;
+
+static int read_tree(att_scan *s, fn_ctx *c, strbuf *key);
+
+static int tree_member(att_scan *s, const char *key, strbuf *scratch, void *ctx)
 {
-	int c = att_scan_peek(s);
-	if (c == '[' && depth > 0) {
+	(void)key;
+	return read_tree(s, ctx, scratch);
+}
+
+/* Nested objects down to the leaves, at most 4 levels (se, simd, slot, n). */
+static int read_tree(att_scan *s, fn_ctx *c, strbuf *key)
+{
+	int ch = att_scan_peek(s);
+	if (ch == '[' && c->depth > 0) {
 		s->pos++;
-		return read_leaf(s, f, tmp);
+		return read_leaf(s, c->f, &c->tmp);
 	}
-	if (c != '{' || depth > 4)
-		return att_scan_fail(s, depth > 4 ? "a [file, begin, end] leaf"
-						  : "an object of wave files");
-	s->pos++;
-	int first = 1, more;
-	const char *k;
-	while ((more = att_scan_next(s, '}', &first)) == 1)
-		if (att_scan_key(s, key, &k) || read_tree(s, f, key, tmp, depth + 1))
-			return -1;
-	return more;
+	if (ch != '{' || c->depth > 4)
+		return att_scan_fail(s, c->depth > 4 ? "a [file, begin, end] leaf"
+						     : "an object of wave files");
+	c->depth++;
+	int rc = att_scan_object(s, NULL, key, tree_member, c);
+	c->depth--;
+	return rc;
 }
 
 static int read_string(att_scan *s, strbuf *tmp, char **out)
@@ -56,56 +67,43 @@ static int read_string(att_scan *s, strbuf *tmp, char **out)
 	return 0;
 }
 
-int att_filenames_parse(const char *buf, size_t len, const char *name, att_filenames *f, fp_err *e)
+static int member(att_scan *s, const char *k, strbuf *scratch, void *ctx)
+{
+	fn_ctx *c = ctx;
+	if (strcmp(k, "gfxip") == 0)
+		return att_scan_i64(s, &c->f->gfxip, "an integer (gfxip)");
+	if (strcmp(k, "gfxv") == 0)
+		return read_string(s, &c->tmp, &c->f->gfxv);
+	if (strcmp(k, "version") == 0)
+		return read_string(s, &c->tmp, &c->f->version);
+	if (strcmp(k, "wave_filenames") == 0)
+		return read_tree(s, c, scratch);
+	return att_scan_skip(s);
+}
+
+/* from_file: read the file at name (buf and len unused). */
+static int doc(const char *name, int from_file, const char *buf, size_t len, att_filenames *f,
+	       fp_err *e)
 {
 	memset(f, 0, sizeof *f);
 	f->gfxip = -1;
-	att_scan s;
-	att_scan_init(&s, buf, len, name, e);
-	strbuf key = STRBUF_INIT, tmp = STRBUF_INIT;
-	const char *k;
-	int first = 1, more, rc = -1;
-	if (att_scan_expect(&s, '{', "an object (filenames.json)"))
-		goto out;
-	while ((more = att_scan_next(&s, '}', &first)) == 1) {
-		if (att_scan_key(&s, &key, &k))
-			goto out;
-		int r;
-		if (strcmp(k, "gfxip") == 0)
-			r = att_scan_i64(&s, &f->gfxip, "an integer (gfxip)");
-		else if (strcmp(k, "gfxv") == 0)
-			r = read_string(&s, &tmp, &f->gfxv);
-		else if (strcmp(k, "version") == 0)
-			r = read_string(&s, &tmp, &f->version);
-		else if (strcmp(k, "wave_filenames") == 0)
-			r = read_tree(&s, f, &key, &tmp, 0);
-		else
-			r = att_scan_skip(&s);
-		if (r)
-			goto out;
-	}
-	if (more < 0 || att_scan_end(&s))
-		goto out;
-	rc = 0;
-out:
-	sb_release(&key);
-	sb_release(&tmp);
+	fn_ctx c = {f, STRBUF_INIT, 0};
+	int rc =
+	    att_scan_doc(name, from_file, buf, len, "an object (filenames.json)", member, &c, e);
+	sb_release(&c.tmp);
 	if (rc)
 		att_filenames_release(f);
 	return rc;
 }
 
+int att_filenames_parse(const char *buf, size_t len, const char *name, att_filenames *f, fp_err *e)
+{
+	return doc(name, 0, buf, len, f, e);
+}
+
 int att_filenames_read(const char *path, att_filenames *f, fp_err *e)
 {
-	char *buf = NULL;
-	size_t cap = 0, len = 0;
-	memset(f, 0, sizeof *f);
-	f->gfxip = -1;
-	int rc = att_read_file(path, &buf, &cap, &len, e);
-	if (rc == 0)
-		rc = att_filenames_parse(buf, len, path, f, e);
-	free(buf);
-	return rc;
+	return doc(path, 1, NULL, 0, f, e);
 }
 
 void att_filenames_release(att_filenames *f)

@@ -94,82 +94,70 @@ static int read_se(att_scan *s, int64_t se, att_occupancy *o)
 	}
 }
 
-static int read_dispatches(att_scan *s, att_occupancy *o, strbuf *key, strbuf *tmp)
+typedef struct occ_ctx {
+	att_occupancy *o;
+	strbuf tmp;
+} occ_ctx;
+
+/* "dispatches": {"<kernel index>": "<name>", ...}; members of any other shape are skipped. */
+static int dispatch_member(att_scan *s, const char *k, strbuf *scratch, void *ctx)
 {
-	if (att_scan_expect(s, '{', "an object {\"<kernel index>\": \"<name>\"}"))
+	occ_ctx *c = ctx;
+	att_occupancy *o = c->o;
+	if (!is_number_key(k) || att_scan_peek(s) != '"')
+		return att_scan_skip(s);
+	int64_t idx = strtoll(k, NULL, 10);
+	if (att_scan_str(s, &c->tmp, "a kernel name"))
 		return -1;
-	int first = 1, more;
-	const char *k;
-	while ((more = att_scan_next(s, '}', &first)) == 1) {
-		if (att_scan_key(s, key, &k))
-			return -1;
-		if (!is_number_key(k) || att_scan_peek(s) != '"') {
-			if (att_scan_skip(s))
-				return -1;
-			continue;
-		}
-		int64_t idx = strtoll(k, NULL, 10);
-		if (att_scan_str(s, tmp, "a kernel name"))
-			return -1;
-		size_t cap = o->cap_kernels;
-		o->kernel_idx = xgrow(o->kernel_idx, &cap, o->n_kernels + 1, sizeof *o->kernel_idx);
-		o->kernel_name = xgrow(o->kernel_name, &o->cap_kernels, o->n_kernels + 1,
-				       sizeof *o->kernel_name);
-		o->kernel_idx[o->n_kernels] = idx;
-		o->kernel_name[o->n_kernels++] = xstrdup(sb_str(tmp));
-	}
-	return more;
+	size_t cap = o->cap_kernels;
+	o->kernel_idx = xgrow(o->kernel_idx, &cap, o->n_kernels + 1, sizeof *o->kernel_idx);
+	o->kernel_name =
+	    xgrow(o->kernel_name, &o->cap_kernels, o->n_kernels + 1, sizeof *o->kernel_name);
+	o->kernel_idx[o->n_kernels] = idx;
+	o->kernel_name[o->n_kernels++] = xstrdup(sb_str(&c->tmp));
+	return 0;
 }
 
-int att_occupancy_parse(const char *buf, size_t len, const char *name, att_occupancy *o, fp_err *e)
+static int member(att_scan *s, const char *k, strbuf *scratch, void *ctx)
+{
+	occ_ctx *c = ctx;
+	if (is_number_key(k))
+		return read_se(s, strtoll(k, NULL, 10), c->o);
+	if (strcmp(k, "dispatches") == 0 && att_scan_peek(s) == '{')
+		return att_scan_object(s, "an object {\"<kernel index>\": \"<name>\"}", scratch,
+				       dispatch_member, c);
+	if (strcmp(k, "version") == 0 && att_scan_peek(s) == '"') {
+		if (att_scan_str(s, &c->tmp, "a string"))
+			return -1;
+		free(c->o->version);
+		c->o->version = xstrdup(sb_str(&c->tmp));
+		return 0;
+	}
+	return att_scan_skip(s);
+}
+
+/* from_file: read the file at name (buf and len unused). */
+static int doc(const char *name, int from_file, const char *buf, size_t len, att_occupancy *o,
+	       fp_err *e)
 {
 	memset(o, 0, sizeof *o);
-	att_scan s;
-	att_scan_init(&s, buf, len, name, e);
-	strbuf key = STRBUF_INIT, tmp = STRBUF_INIT;
-	const char *k;
-	int first = 1, more, rc = -1;
-	if (att_scan_expect(&s, '{', "an object (occupancy.json)"))
-		goto out;
-	while ((more = att_scan_next(&s, '}', &first)) == 1) {
-		if (att_scan_key(&s, &key, &k))
-			goto out;
-		if (is_number_key(k)) {
-			if (read_se(&s, strtoll(k, NULL, 10), o))
-				goto out;
-		} else if (strcmp(k, "dispatches") == 0 && att_scan_peek(&s) == '{') {
-			if (read_dispatches(&s, o, &key, &tmp))
-				goto out;
-		} else if (strcmp(k, "version") == 0 && att_scan_peek(&s) == '"') {
-			if (att_scan_str(&s, &tmp, "a string"))
-				goto out;
-			free(o->version);
-			o->version = xstrdup(sb_str(&tmp));
-		} else if (att_scan_skip(&s)) {
-			goto out;
-		}
-	}
-	if (more < 0 || att_scan_end(&s))
-		goto out;
-	rc = 0;
-out:
-	sb_release(&key);
-	sb_release(&tmp);
+	occ_ctx c = {o, STRBUF_INIT};
+	int rc =
+	    att_scan_doc(name, from_file, buf, len, "an object (occupancy.json)", member, &c, e);
+	sb_release(&c.tmp);
 	if (rc)
 		att_occupancy_release(o);
 	return rc;
 }
 
+int att_occupancy_parse(const char *buf, size_t len, const char *name, att_occupancy *o, fp_err *e)
+{
+	return doc(name, 0, buf, len, o, e);
+}
+
 int att_occupancy_read(const char *path, att_occupancy *o, fp_err *e)
 {
-	char *buf = NULL;
-	size_t cap = 0, len = 0;
-	memset(o, 0, sizeof *o);
-	int rc = att_read_file(path, &buf, &cap, &len, e);
-	if (rc == 0)
-		rc = att_occupancy_parse(buf, len, path, o, e);
-	free(buf);
-	return rc;
+	return doc(path, 1, NULL, 0, o, e);
 }
 
 void att_occupancy_release(att_occupancy *o)

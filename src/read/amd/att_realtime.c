@@ -36,28 +36,19 @@ static int read_pairs(att_scan *s, att_rt_se *se)
 	return more;
 }
 
-static int read_metadata(att_scan *s, att_realtime *r, strbuf *key)
+static int metadata_member(att_scan *s, const char *k, strbuf *scratch, void *ctx)
 {
-	if (att_scan_expect(s, '{', "an object (metadata)"))
+	att_realtime *r = ctx;
+	if (strcmp(k, "frequency") != 0)
+		return att_scan_skip(s);
+	size_t at = s->pos;
+	if (att_scan_i64(s, &r->frequency, "an integer (frequency, Hz)"))
 		return -1;
-	int first = 1, more;
-	const char *k;
-	while ((more = att_scan_next(s, '}', &first)) == 1) {
-		if (att_scan_key(s, key, &k))
-			return -1;
-		if (strcmp(k, "frequency") == 0) {
-			size_t at = s->pos;
-			if (att_scan_i64(s, &r->frequency, "an integer (frequency, Hz)"))
-				return -1;
-			if (r->frequency <= 0) {
-				s->pos = at;
-				return att_scan_fail(s, "a positive frequency");
-			}
-		} else if (att_scan_skip(s)) {
-			return -1;
-		}
+	if (r->frequency <= 0) {
+		s->pos = at;
+		return att_scan_fail(s, "a positive frequency");
 	}
-	return more;
+	return 0;
 }
 
 static int is_se_key(const char *k)
@@ -70,55 +61,40 @@ static int is_se_key(const char *k)
 	return 1;
 }
 
-int att_realtime_parse(const char *buf, size_t len, const char *name, att_realtime *r, fp_err *e)
+static int member(att_scan *s, const char *k, strbuf *scratch, void *ctx)
+{
+	att_realtime *r = ctx;
+	if (strcmp(k, "metadata") == 0)
+		return att_scan_object(s, "an object (metadata)", scratch, metadata_member, r);
+	if (!is_se_key(k))
+		return att_scan_skip(s);
+	r->v = xgrow(r->v, &r->cap, r->n + 1, sizeof *r->v);
+	att_rt_se *se = &r->v[r->n++];
+	memset(se, 0, sizeof *se);
+	se->se = strtoll(k + 2, NULL, 10);
+	return read_pairs(s, se);
+}
+
+/* from_file: read the file at name (buf and len unused). */
+static int doc(const char *name, int from_file, const char *buf, size_t len, att_realtime *r,
+	       fp_err *e)
 {
 	memset(r, 0, sizeof *r);
 	r->frequency = 100000000;
-	att_scan s;
-	att_scan_init(&s, buf, len, name, e);
-	strbuf key = STRBUF_INIT;
-	const char *k;
-	int first = 1, more, rc = -1;
-	if (att_scan_expect(&s, '{', "an object (realtime.json)"))
-		goto out;
-	while ((more = att_scan_next(&s, '}', &first)) == 1) {
-		if (att_scan_key(&s, &key, &k))
-			goto out;
-		int rr;
-		if (is_se_key(k)) {
-			r->v = xgrow(r->v, &r->cap, r->n + 1, sizeof *r->v);
-			att_rt_se *se = &r->v[r->n++];
-			memset(se, 0, sizeof *se);
-			se->se = strtoll(k + 2, NULL, 10);
-			rr = read_pairs(&s, se);
-		} else if (strcmp(k, "metadata") == 0) {
-			rr = read_metadata(&s, r, &key);
-		} else {
-			rr = att_scan_skip(&s);
-		}
-		if (rr)
-			goto out;
-	}
-	if (more < 0 || att_scan_end(&s))
-		goto out;
-	rc = 0;
-out:
-	sb_release(&key);
+	int rc = att_scan_doc(name, from_file, buf, len, "an object (realtime.json)", member, r, e);
 	if (rc)
 		att_realtime_release(r);
 	return rc;
 }
 
+int att_realtime_parse(const char *buf, size_t len, const char *name, att_realtime *r, fp_err *e)
+{
+	return doc(name, 0, buf, len, r, e);
+}
+
 int att_realtime_read(const char *path, att_realtime *r, fp_err *e)
 {
-	char *buf = NULL;
-	size_t cap = 0, len = 0;
-	memset(r, 0, sizeof *r);
-	int rc = att_read_file(path, &buf, &cap, &len, e);
-	if (rc == 0)
-		rc = att_realtime_parse(buf, len, path, r, e);
-	free(buf);
-	return rc;
+	return doc(path, 1, NULL, 0, r, e);
 }
 
 void att_realtime_release(att_realtime *r)

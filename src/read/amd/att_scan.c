@@ -343,8 +343,47 @@ int att_scan_end(att_scan *s)
 	return 0;
 }
 
+int att_scan_object(att_scan *s, const char *what, strbuf *key, att_member_fn member, void *ctx)
+{
+	if (att_scan_expect(s, '{', what))
+		return -1;
+	int first = 1, more;
+	const char *k;
+	while ((more = att_scan_next(s, '}', &first)) == 1)
+		if (att_scan_key(s, key, &k) || member(s, k, key, ctx))
+			return -1;
+	return more;
+}
+
+int att_scan_doc(const char *name, int from_file, const char *buf, size_t len, const char *what,
+		 att_member_fn member, void *ctx, fp_err *e)
+{
+	char *own = NULL;
+	if (from_file) {
+		size_t cap = 0;
+		if (att_read_file(name, &own, &cap, &len, e)) {
+			free(own);
+			return -1;
+		}
+		buf = own;
+	}
+	att_scan s;
+	att_scan_init(&s, buf, len, name, e);
+	strbuf key = STRBUF_INIT;
+	int rc = att_scan_object(&s, what, &key, member, ctx) < 0 ? -1 : att_scan_end(&s);
+	sb_release(&key);
+	free(own);
+	return rc;
+}
+
 int att_read_file(const char *path, char **buf, size_t *cap, size_t *len, fp_err *e)
 {
 	/* Non-blocking, type- and size-checked (a FIFO or a huge sparse file in the capture). */
 	return input_read_into(path, INPUT_ATT, buf, cap, len, e);
+}
+
+int att_read_file_at(int dirfd, const char *name, const char *path, char **buf, size_t *cap,
+		     size_t *len, fp_err *e)
+{
+	return input_read_into_at(dirfd, name, path, INPUT_ATT, buf, cap, len, e);
 }

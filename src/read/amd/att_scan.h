@@ -51,8 +51,25 @@ int att_scan_skip(att_scan *s);
 /* Requires that only whitespace remains. */
 int att_scan_end(att_scan *s);
 
+/* One member of an object: key is its decoded key, held in *scratch, which the handler may
+ * reuse once it is done with key (for nested keys). It consumes the value (reads it, or
+ * att_scan_skip) and returns 0, or -1 with the error recorded. */
+typedef int (*att_member_fn)(att_scan *s, const char *key, strbuf *scratch, void *ctx);
+/* An object at the scanner's position, '{' (else `what` is what was expected), each member
+ * handed to member(), '}'. Returns 0 or -1. Every object walk of the ATT readers is this loop. */
+int att_scan_object(att_scan *s, const char *what, strbuf *key, att_member_fn member, void *ctx);
+/* A whole document that is one object followed by nothing but whitespace: buf[0..len), or
+ * with from_file the file at `name` read whole (NO_ARTIFACT when missing; buf and len unused);
+ * name is the file in errors. The read-and-parse of every ATT reader of a one-object file.
+ * Returns 0 or -1 with e set. */
+int att_scan_doc(const char *name, int from_file, const char *buf, size_t len, const char *what,
+		 att_member_fn member, void *ctx, fp_err *e);
+
 /* Reads a whole file into *buf (reused and grown across calls; caller frees *buf) and sets
  * *len. A missing file is NO_ARTIFACT, other failures IO_ERROR. */
 int att_read_file(const char *path, char **buf, size_t *cap, size_t *len, fp_err *e);
+/* The same for name inside the directory open as dirfd; path names it in errors. */
+int att_read_file_at(int dirfd, const char *name, const char *path, char **buf, size_t *cap,
+		     size_t *len, fp_err *e);
 
 #endif

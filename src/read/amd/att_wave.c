@@ -271,39 +271,35 @@ static int read_waitcnt(att_scan *s, att_wave *w)
 	return more;
 }
 
-static int read_wave(att_scan *s, att_wave *w, strbuf *key)
+static int wave_member(att_scan *s, const char *k, strbuf *scratch, void *ctx)
 {
 	static const char *ints[] = {"begin", "end", "cu", "id", "simd", "slot"};
+	att_wave *w = ctx;
 	int64_t *dst[] = {&w->begin, &w->end, &w->cu, &w->id, &w->simd, &w->slot};
-	if (att_scan_expect(s, '{', "an object (\"wave\")"))
-		return -1;
-	int first = 1, more;
-	const char *k;
-	while ((more = att_scan_next(s, '}', &first)) == 1) {
-		if (att_scan_key(s, key, &k))
-			return -1;
-		int done = 0;
-		for (int i = 0; i < 6 && !done; i++)
-			if (strcmp(k, ints[i]) == 0) {
-				if (att_scan_i64(s, dst[i], "an integer"))
-					return -1;
-				done = 1;
-			}
-		if (done)
-			continue;
-		int rc;
-		if (strcmp(k, "instructions") == 0)
-			rc = read_instructions(s, w);
-		else if (strcmp(k, "timeline") == 0)
-			rc = read_timeline(s, w);
-		else if (strcmp(k, "waitcnt") == 0)
-			rc = read_waitcnt(s, w);
-		else
-			rc = att_scan_skip(s);
-		if (rc)
-			return -1;
-	}
-	return more;
+	for (int i = 0; i < 6; i++)
+		if (strcmp(k, ints[i]) == 0)
+			return att_scan_i64(s, dst[i], "an integer");
+	if (strcmp(k, "instructions") == 0)
+		return read_instructions(s, w);
+	if (strcmp(k, "timeline") == 0)
+		return read_timeline(s, w);
+	if (strcmp(k, "waitcnt") == 0)
+		return read_waitcnt(s, w);
+	return att_scan_skip(s);
+}
+
+typedef struct wave_doc {
+	att_wave *w;
+	int seen; /* a "wave" member was read */
+} wave_doc;
+
+static int doc_member(att_scan *s, const char *k, strbuf *scratch, void *ctx)
+{
+	wave_doc *d = ctx;
+	if (strcmp(k, "wave") != 0)
+		return att_scan_skip(s);
+	d->seen = 1;
+	return att_scan_object(s, "an object (\"wave\")", scratch, wave_member, d->w);
 }
 
 static void reset(att_wave *w)
@@ -315,33 +311,13 @@ static void reset(att_wave *w)
 int att_wave_parse(const char *buf, size_t len, const char *name, att_wave *w, fp_err *e)
 {
 	reset(w);
-	att_scan s;
-	att_scan_init(&s, buf, len, name, e);
-	strbuf key = STRBUF_INIT;
-	int first = 1, more, seen = 0, rc = -1;
-	const char *k;
-	if (att_scan_expect(&s, '{', "an object (a wave file)"))
-		goto out;
-	while ((more = att_scan_next(&s, '}', &first)) == 1) {
-		if (att_scan_key(&s, &key, &k))
-			goto out;
-		if (strcmp(k, "wave") == 0) {
-			seen = 1;
-			if (read_wave(&s, w, &key))
-				goto out;
-		} else if (att_scan_skip(&s)) {
-			goto out;
-		}
+	wave_doc d = {w, 0};
+	if (att_scan_doc(name, 0, buf, len, "an object (a wave file)", doc_member, &d, e))
+		return -1;
+	if (!d.seen || w->begin < 0 || w->end < 0) {
+		att_scan s;
+		att_scan_init(&s, buf, len, name, e); /* the error is the document's, at byte 0 */
+		return att_scan_fail(&s, d.seen ? "wave.begin and wave.end" : "a \"wave\" object");
 	}
-	if (more < 0 || att_scan_end(&s))
-		goto out;
-	if (!seen || w->begin < 0 || w->end < 0) {
-		s.pos = 0;
-		att_scan_fail(&s, seen ? "wave.begin and wave.end" : "a \"wave\" object");
-		goto out;
-	}
-	rc = 0;
-out:
-	sb_release(&key);
-	return rc;
+	return 0;
 }
