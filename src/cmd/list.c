@@ -41,6 +41,6 @@ int cmd_list(cmd_ctx *ctx)
 	if (!wt)
 		ctx_warn(ctx,
 			 "no --worktree: only the registry is listed and no harness was checked");
-	recipe_set_free(&s);
+	recipe_set_release(&s);
 	return 0;
 }

@@ -66,7 +66,7 @@ static int map_code_object(cmd_ctx *ctx, const char *path)
 	for (size_t i = 0; i < jv_len(d); i++)
 		jv_set(ctx->data, jv_key_at(d, i), jv_copy(jv_value_at(d, i)));
 	jv_free(d);
-	codeobj_full_free(&cf);
+	codeobj_full_release(&cf);
 	return 0;
 }
 
@@ -307,7 +307,7 @@ int cmd_map(cmd_ctx *ctx)
 	add_sources(ctx, &in, ctx->data);
 	add_resources(ctx->data, &in.trace->res);
 	int rc = run_views(ctx, &in, &snaps);
-	snapshots_free(&snaps);
+	snapshots_release(&snaps);
 	profile_release(&prof);
 	analysis_close(&in);
 	return rc;

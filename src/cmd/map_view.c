@@ -46,7 +46,7 @@ void map_view_init(map_view *v, cmd_ctx *ctx, vendor_id vendor, const trace_disp
 
 void map_view_release(map_view *v)
 {
-	srcmap_summary_free(&v->leaf);
+	srcmap_summary_release(&v->leaf);
 }
 
 static int is_entry_line(const map_view *v, const src_frame *f)
@@ -262,7 +262,7 @@ static void add_rollups(map_view *v, jv *data)
 		srcmap_summary cs;
 		srcmap_build(v->d, SRCMAP_CALL_SITE, &cs);
 		jv_set(data, "call_sites", lines_json(v, &cs, "call_sites"));
-		srcmap_summary_free(&cs);
+		srcmap_summary_release(&cs);
 	}
 }
 

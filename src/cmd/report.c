@@ -409,7 +409,7 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 		ncu_exports x = {0};
 		if (ncu_exports_find(in->choice->dir, in->choice->id, &x, &e) == 0)
 			g->ncu = ncu_findings_from_exports(&x, warn, &e);
-		ncu_exports_free(&x);
+		ncu_exports_release(&x);
 		if (!g->ncu)
 			missing(ctx, g, "ncu findings", e.message ? e.message : "not computed");
 		for (size_t i = 0; i < jv_len(warn); i++)

@@ -66,7 +66,7 @@ static jv *amd_texts(cmd_ctx *ctx, const char *dir, const jv *bubbles)
 		}
 		free(path);
 	}
-	snapshots_free(&s);
+	snapshots_release(&s);
 	return texts;
 }
 
@@ -101,7 +101,7 @@ static jv *nvidia_texts(cmd_ctx *ctx, const char *csv)
 			jv_replace_at(arr, (size_t)(l->line - 1), jv_str(l->text));
 		}
 	}
-	ncu_source_free(&src);
+	ncu_source_release(&src);
 	return texts;
 }
 

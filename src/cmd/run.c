@@ -88,7 +88,7 @@ static void arg_opt(argvec *a, const cmd_ctx *ctx, const char *name)
 	}
 }
 
-static void argvec_free(argvec *a)
+static void argvec_release(argvec *a)
 {
 	for (size_t i = 0; i < a->n; i++)
 		free(a->v[i]);
@@ -215,7 +215,7 @@ static int gate(run_state *st, const backend *ops)
 	fp_err e = FP_ERR_INIT;
 	double t0 = now_s();
 	int rc = sub_run(st, &a, &d, &e);
-	argvec_free(&a);
+	argvec_release(&a);
 	jv *rec = record(st, "doctor", rc ? "failed" : "ok", now_s() - t0);
 	if (rc) {
 		fp_err_move(&st->ctx->err, &e);
@@ -307,7 +307,7 @@ static int run_rocprofv3(cmd_ctx *ctx, const char *backend_name)
 		if (step(&st, "tile", STEP_SOFT, &a, &d, NULL))
 			rc = -1, stopped = "tile";
 		jv_free(d);
-		argvec_free(&a);
+		argvec_release(&a);
 	} else if (rc == 0) {
 		progress(&st, "tile");
 		jv_set_str(record(&st, "tile", "skipped", 0), "message", "no --shape");
@@ -334,7 +334,7 @@ static int run_rocprofv3(cmd_ctx *ctx, const char *backend_name)
 			jv_set(jv_at(st.steps, jv_len(st.steps) - 1), "summary",
 			       jv_copy(jv_get(jv_get(d, "bound"), "why")));
 		jv_free(d);
-		argvec_free(&a);
+		argvec_release(&a);
 	}
 	const char *an[] = {"bubbles", "map", "report", NULL};
 	jv *report = NULL;
@@ -350,7 +350,7 @@ static int run_rocprofv3(cmd_ctx *ctx, const char *backend_name)
 		if (d && strcmp(an[i], "report") == 0)
 			report = d, d = NULL;
 		jv_free(d);
-		argvec_free(&a);
+		argvec_release(&a);
 	}
 	if (rc == 0) {
 		/* beside the bundle, not in it: `bundle` exports only outside its source */
@@ -377,7 +377,7 @@ static int run_rocprofv3(cmd_ctx *ctx, const char *backend_name)
 			free(abs);
 		}
 		jv_free(d);
-		argvec_free(&a);
+		argvec_release(&a);
 		free(example);
 	}
 	if (rc == 0) {

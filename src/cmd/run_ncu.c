@@ -104,7 +104,7 @@ static void describe_kernel(bundle *b, jv *rec, jv *warnings)
 			bundle_set_meta(b, "kernel", jv_str(d.kernel));
 		if (d.arch)
 			bundle_set_meta(b, "arch", jv_str(d.arch));
-		ncu_details_free(&d);
+		ncu_details_release(&d);
 	} else
 		jv_push(warnings,
 			jv_strf("capture.json: the details export did not read: %s", e.message));

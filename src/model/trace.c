@@ -15,7 +15,7 @@ void trace_dispatch_init(trace_dispatch *d)
 	d->unit = "cycles";
 }
 
-void trace_dispatch_free(trace_dispatch *d)
+void trace_dispatch_release(trace_dispatch *d)
 {
 	for (size_t i = 0; i < d->n_insts; i++) {
 		free(d->insts[i].isa);

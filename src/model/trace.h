@@ -2,7 +2,7 @@
  *
  * Readers (src/read/att_*.c for rocprofv3 ATT, later ncu for NVIDIA) fill it; analyses
  * (taxonomy, hotspots, wait attribution, occupancy, source mapping, rules) read it.
- * Ownership: a trace_dispatch owns everything it points to; trace_dispatch_free releases it.
+ * Ownership: a trace_dispatch owns everything it points to; trace_dispatch_release releases it.
  * Cycle counts are int64 shader-clock cycles summed over the traced waves. */
 #ifndef FLYPROF_CORE_TRACE_H
 #define FLYPROF_CORE_TRACE_H
@@ -75,7 +75,7 @@ static inline int64_t trace_sub(int64_t a, int64_t b)
 }
 
 void trace_dispatch_init(trace_dispatch *d);
-void trace_dispatch_free(trace_dispatch *d);
+void trace_dispatch_release(trace_dispatch *d);
 /* Index of the instruction with this code_line (binary search), or -1. When a label row shares
  * the line index with an instruction (a second kernel's label), the instruction is returned. */
 long trace_find_line(const trace_dispatch *d, int64_t code_line);

@@ -299,7 +299,7 @@ static size_t select_dispatches(const job *j, const char *rec, disp **out)
 		regfree(&exc);
 	free(seen_k);
 	free(seen_n);
-	csv_free(&t);
+	csv_release(&t);
 	return n;
 }
 
@@ -459,7 +459,7 @@ static void build_model(const char *kdir, const char *rec, model *m)
 		}
 	}
 	fp_err_clear(&e);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 	free(dir);
 	m->waves = (double)waves_traced; /* rescaled per dispatch */
 	char *ai = path_join(rec, "big_agent_info.csv");
@@ -473,7 +473,7 @@ static void build_model(const char *kdir, const char *rec, model *m)
 			m->gfx950 = strcmp(csv_at(&t, r, csv_col(&t, "Name")), "gfx950") == 0;
 			break;
 		}
-		csv_free(&t);
+		csv_release(&t);
 	}
 	fp_err_clear(&e);
 	free(ai);

@@ -15,7 +15,7 @@ FUZZ_TARGET(att_code)
 	for (size_t i = 1; rc == 0 && i < d.n_insts; i++)
 		if (d.insts[i - 1].code_line > d.insts[i].code_line)
 			abort(); /* rows must come out sorted */
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 	if (rc != 0) {
 		int64_t off = jv_i64(jv_get(e.extra, "offset"));
 		if (e.code != ERR_BAD_INPUT || off < 0 || (size_t)off > size)

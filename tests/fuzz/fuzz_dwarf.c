@@ -30,6 +30,6 @@ FUZZ_TARGET(dwarf)
 	if (total != cf.dl.n_rows)
 		abort();
 	jv_free(d);
-	codeobj_full_free(&cf);
+	codeobj_full_release(&cf);
 	return 0;
 }

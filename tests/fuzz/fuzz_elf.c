@@ -15,7 +15,7 @@ FUZZ_TARGET(elf)
 		if (e.code != ERR_BAD_INPUT || off < 0 || (uint64_t)off > size)
 			abort();
 		fp_err_clear(&e);
-		codeobj_free(&co);
+		codeobj_release(&co);
 		return 0;
 	}
 	for (size_t i = 0; i < co.n_kernels; i++) {
@@ -27,6 +27,6 @@ FUZZ_TARGET(elf)
 	if (co.note_desc &&
 	    (co.note_desc < co.image || co.note_desc + co.note_len > co.image + co.len))
 		abort();
-	codeobj_free(&co);
+	codeobj_release(&co);
 	return 0;
 }

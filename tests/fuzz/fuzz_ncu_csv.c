@@ -39,7 +39,7 @@ FUZZ_TARGET(ncu_csv)
 				check_err(&e, size);
 			fp_err_clear(&e);
 		}
-		ncu_csv_free(&c);
+		ncu_csv_release(&c);
 	} else {
 		check_err(&e, size);
 	}
@@ -47,7 +47,7 @@ FUZZ_TARGET(ncu_csv)
 	ncu_details d;
 	if (ncu_details_read((const char *)data, size, "fuzz", &d, &e) == 0) {
 		jv_free(ncu_details_json(&d));
-		ncu_details_free(&d);
+		ncu_details_release(&d);
 	} else {
 		check_err(&e, size);
 	}

@@ -19,7 +19,7 @@ FUZZ_TARGET(ncu_memtab)
 			if (!r->space || !r->op || !ncu_memtab_at(&m, r->address))
 				abort();
 		}
-		ncu_memtab_free(&m);
+		ncu_memtab_release(&m);
 	} else if (e.code != ERR_EMPTY_ATT) {
 		int64_t off = jv_i64(jv_get(e.extra, "offset"));
 		if (e.code != ERR_BAD_INPUT || off < 0 || (size_t)off > size)

@@ -30,7 +30,7 @@ FUZZ_TARGET(ncu_source)
 		 * sample counts disagree. */
 		if (miss || (dis && !dup))
 			abort();
-		ncu_source_free(&s);
+		ncu_source_release(&s);
 	} else if (e.code != ERR_EMPTY_ATT) {
 		int64_t off = jv_i64(jv_get(e.extra, "offset"));
 		if (e.code != ERR_BAD_INPUT || off < 0 || (size_t)off > size)

@@ -27,6 +27,6 @@ FUZZ_TARGET(note)
 		if (amdgpu_metadata_kernel(&md, md.kernels[i].name) == NULL)
 			abort();
 	}
-	amdgpu_metadata_free(&md);
+	amdgpu_metadata_release(&md);
 	return 0;
 }

@@ -16,7 +16,7 @@ FUZZ_TARGET(recipes)
 				abort();
 			jv_free(recipe_to_json(&s.v[i]));
 		}
-		recipe_set_free(&s);
+		recipe_set_release(&s);
 	} else {
 		if (e.code != ERR_BAD_INPUT)
 			abort();

@@ -17,7 +17,7 @@ FUZZ_TARGET(rocprof_csv)
 				if (!t.rows[r][c] || (size_t)t.row_offset[r] > size)
 					abort();
 		csv_num(&t, 0, 0, NULL);
-		csv_free(&t);
+		csv_release(&t);
 	} else {
 		int64_t off = jv_i64(jv_get(e.extra, "offset"));
 		if (e.code != ERR_BAD_INPUT || off < 0 || (size_t)off > size)

@@ -37,7 +37,7 @@ FUZZ_TARGET(snapshots)
 		    NULL) /* no directory: unreadable */
 			abort();
 	}
-	snapshots_free(&s);
+	snapshots_release(&s);
 	jv_free(tree);
 	return 0;
 }

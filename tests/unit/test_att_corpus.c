@@ -84,7 +84,7 @@ static jv *run(const char *dir, int threads, jv *warnings)
 	if (e.set)
 		t_fail(__FILE__, __LINE__, "%s: %s", dir, e.message);
 	fp_err_clear(&e);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 	return out;
 }
 

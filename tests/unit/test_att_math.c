@@ -243,7 +243,7 @@ TEST(att_tiny_dispatch_end_to_end)
 	CHECK(warned);
 	jv_free(r);
 	jv_free(w);
-	trace_dispatch_free(&d2);
+	trace_dispatch_release(&d2);
 
 	bubbles_params bad = {10, 99, 1};
 	w = jv_array();
@@ -252,6 +252,6 @@ TEST(att_tiny_dispatch_end_to_end)
 	CHECK_INT(jv_len(jv_get(e.extra, "available")), 5);
 	fp_err_clear(&e);
 	jv_free(w);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 	free(dir);
 }

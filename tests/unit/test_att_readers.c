@@ -123,12 +123,12 @@ TEST(att_code_rows_labels_nulls_and_extra_columns)
 	CHECK_INT(d.insts[1].idle, 4);
 	CHECK_STR(d.insts[2].source, "");
 	CHECK_INT(trace_find_line(&d, 2), 2);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 
 	const char *empty = "{\"code\":null,\"header\":\"x\",\"version\":\"3.0.0\"}";
 	CHECK_INT(att_code_parse(empty, strlen(empty), "code.json", &d, &e), 0);
 	CHECK_INT(d.n_insts, 0);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 
 	const char *bad = "{\"code\":[[\"v\",0,\"1\",\"\",4,8,1,4,0,0]]}"; /* "1" at byte 16 */
 	CHECK_INT(att_code_parse(bad, strlen(bad), "code.json", &d, &e), -1);
@@ -139,7 +139,7 @@ TEST(att_code_rows_labels_nulls_and_extra_columns)
 	CHECK_INT(att_code_parse(shortrow, strlen(shortrow), "code.json", &d, &e), -1);
 	CHECK_INT(err_offset(&e), 22);
 	fp_err_clear(&e);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 }
 
 TEST(att_small_readers)

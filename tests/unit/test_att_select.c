@@ -134,7 +134,7 @@ static int bubbles_on(const char *dir, jv *warnings, fp_err *e)
 	if (rc == 0)
 		rc = bubbles_compute(&d, NULL, &o, &out, NULL, warnings, e);
 	jv_free(out);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 	return rc;
 }
 

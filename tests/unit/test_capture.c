@@ -119,7 +119,7 @@ TEST(capture_csv_reader)
 	CHECK(ok);
 	csv_num(&t, 1, 1, &ok);
 	CHECK(!ok);
-	csv_free(&t);
+	csv_release(&t);
 	const char *bad = "\"a\",\"b\"\n\"x\ny";
 	CHECK_INT(csv_parse(bad, strlen(bad), "t", &t, &e), -1);
 	CHECK_INT(e.code, ERR_BAD_INPUT);
@@ -142,5 +142,5 @@ TEST(capture_recipes_registry)
 	CHECK_INT(e.code, ERR_KERNEL_NOT_FOUND);
 	CHECK_STR(jv_string(jv_at(jv_get(e.extra, "available"), 0)), "rmsnorm");
 	fp_err_clear(&e);
-	recipe_set_free(&s);
+	recipe_set_release(&s);
 }

@@ -36,7 +36,7 @@ TEST(codeobj_kernels_and_descriptors)
 	}
 	CHECK(codeobj_kernel_find(&cf.co, "second_kernel.kd") != NULL);
 	CHECK(codeobj_kernel_find(&cf.co, "helper") == NULL);
-	codeobj_full_free(&cf);
+	codeobj_full_release(&cf);
 }
 
 TEST(codeobj_metadata_resources)
@@ -68,7 +68,7 @@ TEST(codeobj_metadata_resources)
 	CHECK(r.vgpr > 0);
 	CHECK_INT(r.wg_size, -1); /* no reqd_work_group_size in the source */
 	CHECK_INT(codeobj_kernel_resources(&cf, "nope", &r), -1);
-	codeobj_full_free(&cf);
+	codeobj_full_release(&cf);
 }
 
 /* The first row at a line of a file whose name ends with `suffix`. */
@@ -118,7 +118,7 @@ TEST(codeobj_dwarf_lines_and_inline_chain)
 	strbuf sb = STRBUF_INIT;
 	CHECK_INT(dwarf_lines_source(&cf.dl, 0x7fffffff, &sb), 0);
 	sb_release(&sb);
-	codeobj_full_free(&cf);
+	codeobj_full_release(&cf);
 }
 
 TEST(codeobj_without_debug_info)
@@ -131,7 +131,7 @@ TEST(codeobj_without_debug_info)
 	CHECK_INT(cf.dl.n_rows, 0);
 	CHECK(cf.has_md);
 	CHECK_INT(cf.co.n_kernels, 2);
-	codeobj_full_free(&cf);
+	codeobj_full_release(&cf);
 }
 
 /* A parse either succeeds or fails with BAD_INPUT carrying a file offset inside the image. */
@@ -140,7 +140,7 @@ static int parse_is_clean(const unsigned char *buf, size_t len)
 	codeobj_full cf;
 	fp_err e = FP_ERR_INIT;
 	if (codeobj_full_read_mem(buf, len, "cut", &cf, &e) == 0) {
-		codeobj_full_free(&cf);
+		codeobj_full_release(&cf);
 		return 1;
 	}
 	int64_t off = jv_i64(jv_get(e.extra, "offset"));
@@ -179,7 +179,7 @@ TEST(codeobj_corrupted_copies_are_bad_input)
 	size_t note_len = co.note_len;
 	const codeobj_section *dl = codeobj_section_find(&co, ".debug_line");
 	int64_t dl_off = dl ? (int64_t)dl->offset : -1, dl_size = dl ? (int64_t)dl->size : 0;
-	codeobj_free(&co);
+	codeobj_release(&co);
 
 	unsigned char *c = malloc(len);
 	memcpy(c, buf, len);
@@ -188,7 +188,7 @@ TEST(codeobj_corrupted_copies_are_bad_input)
 	CHECK_INT(e.code, ERR_BAD_INPUT);
 	CHECK_INT(jv_i64(jv_get(e.extra, "offset")), 18);
 	fp_err_clear(&e);
-	codeobj_free(&co);
+	codeobj_release(&co);
 
 	/* Reserved MessagePack byte at the start of the note: offset points at it. */
 	memcpy(c, buf, len);
@@ -213,7 +213,7 @@ TEST(codeobj_corrupted_copies_are_bad_input)
 		memset(c + dl_off, 0xff, (size_t)dl_size);
 		int rc = codeobj_full_read_mem(c, len, "x", &cf, &e);
 		if (rc == 0)
-			codeobj_full_free(&cf);
+			codeobj_full_release(&cf);
 		else
 			CHECK_INT(e.code, ERR_BAD_INPUT);
 		fp_err_clear(&e);

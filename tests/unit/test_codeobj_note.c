@@ -89,7 +89,7 @@ TEST(note_reads_kernel_fields)
 		amdgpu_kernel_resources(k, 132, &r);
 		CHECK_INT(r.vgpr, 132); /* the descriptor's ACCUM_OFFSET wins */
 	}
-	amdgpu_metadata_free(&md);
+	amdgpu_metadata_release(&md);
 	msgpack_sbuffer_destroy(&sb);
 }
 
@@ -145,7 +145,7 @@ TEST(note_shapes)
 	CHECK_INT(amdgpu_note_parse(empty, sizeof empty, "n", 0, &md, &e), 0);
 	CHECK_INT(md.n_kernels, 0);
 	CHECK(md.target == NULL);
-	amdgpu_metadata_free(&md);
+	amdgpu_metadata_release(&md);
 }
 
 /* Found by fuzzing: a kernel whose own name ends in ".kd" must still be found by that name. */
@@ -169,6 +169,6 @@ TEST(note_lookup_prefers_exact_names)
 	CHECK_INT(amdgpu_note_parse(sb.data, sb.size, "n", 0, &md, &e), 0);
 	CHECK(amdgpu_metadata_kernel(&md, "k.kd") == &md.kernels[1]);
 	CHECK(amdgpu_metadata_kernel(&md, "k") == &md.kernels[0]);
-	amdgpu_metadata_free(&md);
+	amdgpu_metadata_release(&md);
 	msgpack_sbuffer_destroy(&sb);
 }

@@ -84,7 +84,7 @@ TEST(exposed_stall_known_by_construction)
 	jv_free(wf);
 	jv_free(ex);
 	fp_err_clear(&e);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 }
 
 TEST(wave_facts_idle_waves)
@@ -115,5 +115,5 @@ TEST(wave_facts_idle_waves)
 	CHECK(jv_string(jv_get(wf, "note")) != NULL);
 	jv_free(wf);
 	fp_err_clear(&e);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 }

@@ -49,7 +49,7 @@ TEST(isa_regs_from_operands)
 	CHECK_INT(jv_i64(jv_get(jv_get(o, "vgpr"), "resources")), 96);
 	jv_free(o);
 	jv_free(w);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 }
 
 TEST(isa_vmem_widths_and_ops)
@@ -98,7 +98,7 @@ TEST(isa_loads_in_flight_and_loop)
 	CHECK(jv_is_true(jv_get(lp, "multi_buffered")));
 	CHECK_NEAR(jv_num(jv_get(jv_get(f, "vmem"), "load_bytes_per_wave")), 4 * 16 * 64 * 4, 1e-9);
 	jv_free(f);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 }
 
 TEST(launch_geometry_small_grid)

@@ -35,7 +35,7 @@ TEST(ktcsv_row_by_dispatch_id)
 		  1);
 	CHECK_INT(r.wg_size, 64);
 	CHECK_INT(ktcsv_resources(csv, strlen(csv), "kt.csv", -1, "nope", &r, &e), 0);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 }
 
 TEST(ktcsv_errors_have_offsets)

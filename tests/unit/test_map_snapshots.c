@@ -71,7 +71,7 @@ TEST(snapshots_tree_and_refusals)
 	CHECK(sn && jv_len(jv_get(sn, "lines")) == 2); /* 5, 6: clipped at the end */
 	jv_free(sn);
 	CHECK(snapshots_snippet(&s, &s.entries[0], 7, 1) == NULL); /* past the end */
-	snapshots_free(&s);
+	snapshots_release(&s);
 }
 
 TEST(snapshots_ambiguous_and_malformed)
@@ -86,7 +86,7 @@ TEST(snapshots_ambiguous_and_malformed)
 	CHECK(snapshots_find(&s, "k.py", 4, &amb) == NULL);
 	CHECK_INT(amb, 1);
 	CHECK(snapshots_find(&s, "/a/k.py", 7, &amb) == &s.entries[0]);
-	snapshots_free(&s);
+	snapshots_release(&s);
 
 	doc = "{\"/\":{\"a\":[1]}}";
 	t = json_parse(doc, strlen(doc), "t", &e);
@@ -97,7 +97,7 @@ TEST(snapshots_ambiguous_and_malformed)
 
 	CHECK_INT(snapshots_load("/nonexistent-dir", &s, &e), 0); /* no snapshots: no entries */
 	CHECK_INT(s.n, 0);
-	snapshots_free(&s);
+	snapshots_release(&s);
 }
 
 TEST(snapshots_corpus_softmax)
@@ -121,5 +121,5 @@ TEST(snapshots_corpus_softmax)
 		CHECK_STR(jv_string(jv_get(jv_at(jv_get(sn, "lines"), 0), "text")),
 			  "    @flyc.kernel");
 	jv_free(sn);
-	snapshots_free(&s);
+	snapshots_release(&s);
 }

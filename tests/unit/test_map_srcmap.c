@@ -135,15 +135,15 @@ TEST(srcmap_rollups_and_shares)
 	CHECK_INT(s.files[0].lines, 3);
 	CHECK_INT(s.files[0].stall, 400);
 	CHECK_INT(s.files[1].stall, 30);
-	srcmap_summary_free(&s);
+	srcmap_summary_release(&s);
 
 	srcmap_build(&d, SRCMAP_CALL_SITE, &s);
 	h = srcmap_find_line(&s, "/w/k.py", 60);
 	CHECK(h && h->stall == 30 && h->instructions == 1);
 	CHECK(srcmap_find_line(&s, "/l/h.py", 5) == NULL);
 	CHECK_INT(s.n_files, 1);
-	srcmap_summary_free(&s);
-	trace_dispatch_free(&d);
+	srcmap_summary_release(&s);
+	trace_dispatch_release(&d);
 }
 
 TEST(srcmap_entry_bucket_needs_the_prologue)
@@ -165,6 +165,6 @@ TEST(srcmap_entry_bucket_needs_the_prologue)
 	CHECK(a && !a->entry_bucket);
 	CHECK(b && !b->entry_bucket);
 	CHECK(c && c->entry_bucket);
-	srcmap_summary_free(&s);
-	trace_dispatch_free(&d);
+	srcmap_summary_release(&s);
+	trace_dispatch_release(&d);
 }

@@ -65,7 +65,7 @@ TEST(ncu_bubbles_fixture)
 	ncu_bubbles_params p = {2};
 	ncu_bubbles_counts c;
 	CHECK_INT(ncu_bubbles_from_exports(&x, &p, &o, &c, w, &e), 0);
-	ncu_exports_free(&x);
+	ncu_exports_release(&x);
 	if (!o)
 		return;
 	const jv *t = jv_get(o, "totals");
@@ -203,7 +203,7 @@ TEST(ncu_bubbles_samples)
 	jv *w = jv_array(), *o = NULL;
 	ncu_bubbles_params p = {10};
 	CHECK_INT(ncu_bubbles_from_exports(&x, &p, &o, NULL, w, &e), 0);
-	ncu_exports_free(&x);
+	ncu_exports_release(&x);
 	if (!o)
 		return;
 	check_sums(o);
@@ -233,7 +233,7 @@ TEST(ncu_bubbles_samples)
 	CHECK_INT(ncu_exports_find(dir, "triton", &x, &e), 0);
 	w = jv_array();
 	CHECK_INT(ncu_bubbles_from_exports(&x, &p, &o, NULL, w, &e), 0);
-	ncu_exports_free(&x);
+	ncu_exports_release(&x);
 	if (!o)
 		return;
 	check_sums(o);

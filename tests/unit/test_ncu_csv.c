@@ -43,7 +43,7 @@ TEST(ncu_csv_quoting)
 	CHECK_INT(ncu_csv_col(&c.rows[0], "plain"), 2);
 	CHECK_INT(ncu_csv_col(&c.rows[0], "nope"), -1);
 	CHECK_STR(ncu_csv_get(&c.rows[2], 7), "");
-	ncu_csv_free(&c);
+	ncu_csv_release(&c);
 	fp_err_clear(&e);
 }
 
@@ -77,7 +77,7 @@ TEST(ncu_csv_numbers)
 	fp_err_clear(&e);
 	CHECK_INT(ncu_csv_count(&c, &c.rows[0], 3, &n, &e), -1); /* overflow */
 	fp_err_clear(&e);
-	ncu_csv_free(&c);
+	ncu_csv_release(&c);
 }
 
 static void expect_bad(const char *in, int64_t offset, int64_t line, int64_t column)
@@ -113,7 +113,7 @@ TEST(ncu_csv_empty_and_file)
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(ncu_csv_parse("", 0, "empty.csv", &c, &e), 0);
 	CHECK_INT(c.n_rows, 0);
-	ncu_csv_free(&c);
+	ncu_csv_release(&c);
 	CHECK_INT(ncu_csv_read_file("tests/fixtures/ncu/does-not-exist.csv", &c, &e), -1);
 	CHECK_INT(e.code, ERR_NO_ARTIFACT);
 	fp_err_clear(&e);
@@ -146,6 +146,6 @@ TEST(ncu_csv_unescaped_quotes)
 	CHECK_INT(c.rows[2].n, 2);
 	CHECK_STR(c.rows[2].f[0], "0x1\"x");
 	CHECK_STR(c.rows[2].f[1], "b\"c");
-	ncu_csv_free(&c);
+	ncu_csv_release(&c);
 	fp_err_clear(&e);
 }

@@ -79,8 +79,8 @@ TEST(ncu_source_fixture_sass)
 	CHECK_STR(s.trace.insts[1].source, "/src/k.py:7");
 	CHECK_INT(ncu_source_find_address(&s, 0x1020), 2);
 	CHECK_INT(ncu_source_find_address(&s, 0x1024), -1);
-	ncu_source_free(&c);
-	ncu_source_free(&s);
+	ncu_source_release(&c);
+	ncu_source_release(&s);
 }
 
 static void expect_bad(const char *file, int64_t line, int64_t column)
@@ -144,7 +144,7 @@ TEST(ncu_details_fixture)
 	CHECK_NEAR(jv_num(jv_get(jv_get(j, "occupancy"), "achieved_pct")), 46.5, 1e-9);
 	CHECK_INT(jv_len(jv_get(j, "rules")), 2);
 	jv_free(j);
-	ncu_details_free(&d);
+	ncu_details_release(&d);
 	CHECK_INT(ncu_details_read_file(FIX "tiny_sass.csv", &d, &e), -1); /* not a details page */
 	CHECK_INT(e.code, ERR_BAD_INPUT);
 	fp_err_clear(&e);
@@ -257,8 +257,8 @@ static void check_sample(const char *prefix, const char *corr, size_t n, int64_t
 	CHECK_INT(matched, n);
 	CHECK_INT(missing, 0);
 	CHECK_INT(disagree, 0);
-	ncu_source_free(&s);
-	ncu_source_free(&c);
+	ncu_source_release(&s);
+	ncu_source_release(&c);
 	fp_err_clear(&e);
 }
 
@@ -289,6 +289,6 @@ TEST(ncu_details_samples)
 	CHECK(ncu_details_num(&d, "Occupancy", "Block Limit Registers", &v));
 	CHECK_NEAR(v, 5, 0);
 	CHECK(d.n_r >= 3);
-	ncu_details_free(&d);
+	ncu_details_release(&d);
 	fp_err_clear(&e);
 }

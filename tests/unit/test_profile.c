@@ -83,7 +83,7 @@ TEST(profile_ranks_once_for_any_vendor)
 	CHECK_INT(p.norm[NORM_FIXED_LATENCY].stall, 6);
 	CHECK_INT(p.waits_total, 1);
 	profile_release(&p);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 }
 
 TEST(profile_writer_and_reader_round_trip)
@@ -113,7 +113,7 @@ TEST(profile_writer_and_reader_round_trip)
 	profile_release(&q);
 	jv_free(doc);
 	profile_release(&p);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 }
 
 TEST(profile_reader_names_what_is_wrong)

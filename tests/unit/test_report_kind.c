@@ -207,7 +207,7 @@ TEST(report_kind_traits_from_trace)
 	CHECK(t_truth(jv_get(t, "has_lds_traffic")) == 1);
 	CHECK_STR(jv_string(jv_get(t, "kind")), "matrix");
 	jv_free(t);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 }
 
 static jv *buckets_at(int line, const char *extra)
@@ -346,5 +346,5 @@ TEST(report_kind_corpus_rmsnorm)
 	jv_free(b);
 	jv_free(warn);
 	fp_err_clear(&e);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 }

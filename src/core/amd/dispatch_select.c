@@ -84,7 +84,7 @@ static int measure(cand *c, fp_err *e)
 	for (size_t i = 0; rc == 0 && i < d.n_insts; i++)
 		if (!d.insts[i].is_label && d.insts[i].hits > 0)
 			c->hits = trace_add(c->hits, d.insts[i].hits);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 	return rc;
 }
 

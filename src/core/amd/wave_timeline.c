@@ -58,7 +58,7 @@ static int pick_hot(const char *dir, size_t top, wave_timeline *t, hot_index *h,
 	trace_dispatch d;
 	trace_dispatch_init(&d);
 	if (att_code_read(dir, &d, e)) {
-		trace_dispatch_free(&d);
+		trace_dispatch_release(&d);
 		return -1;
 	}
 	const trace_inst **v = xcalloc(d.n_insts + 1, sizeof *v);
@@ -81,7 +81,7 @@ static int pick_hot(const char *dir, size_t top, wave_timeline *t, hot_index *h,
 	if (d.kernel)
 		t->kernel = xstrdup(d.kernel);
 	free(v);
-	trace_dispatch_free(&d);
+	trace_dispatch_release(&d);
 	return 0;
 }
 

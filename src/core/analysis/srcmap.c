@@ -170,7 +170,7 @@ void srcmap_build(const trace_dispatch *d, srcmap_credit credit, srcmap_summary 
 	qsort(o->files, o->n_files, sizeof *o->files, cmp_file);
 }
 
-void srcmap_summary_free(srcmap_summary *s)
+void srcmap_summary_release(srcmap_summary *s)
 {
 	for (size_t i = 0; i < s->n_lines; i++)
 		free(s->lines[i].file);

@@ -10,7 +10,7 @@
  * Matching is exact on the line number (`x.py:19` never matches line 192) and by suffix on
  * whole path components (`kernels/x.py` matches `/a/kernels/x.py`, not `/a/mykernels/x.py`).
  *
- * Ownership: srcmap_summary owns its arrays and strings (srcmap_summary_free); frames are
+ * Ownership: srcmap_summary owns its arrays and strings (srcmap_summary_release); frames are
  * borrowed views into the source string they were parsed from. Nothing here fails. */
 #ifndef FLYPROF_CORE_SRCMAP_H
 #define FLYPROF_CORE_SRCMAP_H
@@ -65,7 +65,7 @@ typedef struct srcmap_summary {
  * location, the kernel's decorator line (docs/facts-flydsl.md#entry-bucket), so stall there is
  * "entry/unattributed", not a hotspot of that Python line. */
 void srcmap_build(const trace_dispatch *d, srcmap_credit credit, srcmap_summary *out);
-void srcmap_summary_free(srcmap_summary *s);
+void srcmap_summary_release(srcmap_summary *s);
 /* The line record of file:line, or NULL. */
 const srcmap_line *srcmap_find_line(const srcmap_summary *s, const char *file, int64_t line);
 

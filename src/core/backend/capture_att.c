@@ -69,7 +69,7 @@ static jv *inventory(const char *dir)
 			jv_set_str(o, "unreadable", e.message ? e.message : "code.json");
 			fp_err_clear(&e);
 		}
-		trace_dispatch_free(&td);
+		trace_dispatch_release(&td);
 		jv_set_str(o, "dir", names[i]);
 		jv_set_int(o, "dispatch", id);
 		jv_set_int(o, "waves", waves);

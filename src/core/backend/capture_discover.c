@@ -103,7 +103,7 @@ static int rank_candidates(capture_req *q, const amd_prep *p, const char *path, 
 	if (cn < 0)
 		cn = csv_col(&t, "KernelName");
 	if (cn < 0 && t.ncols) {
-		csv_free(&t);
+		csv_release(&t);
 		return fp_fail_input(e, path, 0, "a Name column", "not a kernel_stats.csv header");
 	}
 	regex_t re;
@@ -155,7 +155,7 @@ static int rank_candidates(capture_req *q, const amd_prep *p, const char *path, 
 		}
 	}
 	free(c);
-	csv_free(&t);
+	csv_release(&t);
 	return rc;
 }
 

@@ -77,7 +77,7 @@ static int aggregate(const char *path, const char *kernel, jv *raw, jv *pass_rec
 	    cn = csv_col(&t, "Counter_Name"), cv = csv_col(&t, "Counter_Value"),
 	    cs = csv_col(&t, "Start_Timestamp"), ce = csv_col(&t, "End_Timestamp");
 	if (cd < 0 || ck < 0 || cn < 0 || cv < 0) {
-		csv_free(&t);
+		csv_release(&t);
 		return fp_fail_input(e, path, 0,
 				     "Dispatch_Id, Kernel_Name, Counter_Name, Counter_Value",
 				     "not a counter_collection.csv header");
@@ -92,7 +92,7 @@ static int aggregate(const char *path, const char *kernel, jv *raw, jv *pass_rec
 		if (!ok) {
 			fp_fail_input(e, path, t.row_offset[r], "a number",
 				      "Counter_Value '%s' is not a number", csv_at(&t, r, cv));
-			jv_free(sums), jv_free(ids), csv_free(&t);
+			jv_free(sums), jv_free(ids), csv_release(&t);
 			return -1;
 		}
 		const char *id = csv_at(&t, r, cd);
@@ -115,7 +115,7 @@ static int aggregate(const char *path, const char *kernel, jv *raw, jv *pass_rec
 	if (nd)
 		jv_set_round(pass_rec, "mean_duration_ns", dur / (double)nd, 1);
 	jv_free(sums), jv_free(ids);
-	csv_free(&t);
+	csv_release(&t);
 	return 0;
 }
 
@@ -143,7 +143,7 @@ static void agent_facts(const char *dir, amd_agent *a)
 				a->clk_mhz =
 				    csv_num(&t, r, csv_col(&t, "Max_Engine_Clk_Fcompute"), NULL);
 			}
-			csv_free(&t);
+			csv_release(&t);
 		}
 		fp_err_clear(&e);
 		free(path);

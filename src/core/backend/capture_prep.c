@@ -307,7 +307,7 @@ void amd_prep_release(amd_prep *p)
 	free(p->rocprof);
 	free(p->version);
 	free(p->worktree);
-	recipe_set_free(&p->recipes);
+	recipe_set_release(&p->recipes);
 	amd_words_free(p->app);
 	amd_words_free(p->env);
 	free(p->decoder_dir);

@@ -55,7 +55,7 @@ void backend_close(backend_dispatch *d)
 	if (d->be && d->be->close)
 		d->be->close(d);
 	dispatch_choice_release(&d->choice);
-	trace_dispatch_free(&d->trace);
+	trace_dispatch_release(&d->trace);
 	jv_free(d->inputs);
 	memset(d, 0, sizeof *d);
 	trace_dispatch_init(&d->trace);

@@ -104,7 +104,7 @@ static jv *bucket_lines(const trace_dispatch *d)
 		jv_set(o, "source", jv_strf("%s:%lld", ln->file, (long long)ln->line));
 		jv_set_int(o, "stall", ln->stall);
 	}
-	srcmap_summary_free(&s);
+	srcmap_summary_release(&s);
 	return arr;
 }
 

@@ -48,7 +48,7 @@ static int load_source(ncu_model *m, const ncu_exports *x, jv *warnings, fp_err 
 		warn(warnings, jv_strf("the correlated export is of kernel \"%s\", the SASS export "
 				       "of \"%s\"",
 				       corr.trace.kernel, m->src.trace.kernel));
-	ncu_source_free(&corr);
+	ncu_source_release(&corr);
 	return 0;
 }
 
@@ -97,9 +97,9 @@ int ncu_model_load(const ncu_exports *x, ncu_model *m, jv *warnings, fp_err *e)
 
 void ncu_model_release(ncu_model *m)
 {
-	ncu_source_free(&m->src);
+	ncu_source_release(&m->src);
 	if (m->has_details)
-		ncu_details_free(&m->det);
+		ncu_details_release(&m->det);
 	memset(m, 0, sizeof *m);
 }
 
@@ -286,6 +286,6 @@ int ncu_bubbles_compute(const char *ncu_dir, const ncu_bubbles_params *p, jv **o
 	if (ncu_exports_find(ncu_dir, NULL, &x, e))
 		return -1;
 	int rc = ncu_bubbles_from_exports(&x, p, out, counts, warnings, e);
-	ncu_exports_free(&x);
+	ncu_exports_release(&x);
 	return rc;
 }

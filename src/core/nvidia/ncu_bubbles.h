@@ -67,7 +67,7 @@ int ncu_bubbles_compute(const char *ncu_dir, const ncu_bubbles_params *p, jv **o
 			ncu_bubbles_counts *counts, jv *warnings, fp_err *e);
 /* Loads the instructions of the exports into a trace model (isa, source, hits/latency/stall
  * in samples, classes unset), with the kernel, arch and resources from the details export
- * when present. *out is initialised here and owned by the caller (trace_dispatch_free). */
+ * when present. *out is initialised here and owned by the caller (trace_dispatch_release). */
 int ncu_trace_load(const ncu_exports *x, trace_dispatch *out, fp_err *e);
 
 #endif

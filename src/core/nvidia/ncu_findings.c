@@ -584,10 +584,10 @@ jv *ncu_findings_from_exports(const ncu_exports *x, jv *warnings, fp_err *e)
 	out = ncu_findings_build(&in, cfg);
 done:
 	jv_free(cfg);
-	ncu_source_free(&src);
-	ncu_source_free(&corr);
-	ncu_memtab_free(&mem);
+	ncu_source_release(&src);
+	ncu_source_release(&corr);
+	ncu_memtab_release(&mem);
 	if (have_det)
-		ncu_details_free(&det);
+		ncu_details_release(&det);
 	return out;
 }

@@ -105,7 +105,7 @@ static void nv_close(backend_dispatch *d)
 	if (!s)
 		return;
 	ncu_model_release(&s->m);
-	ncu_exports_free(&s->x);
+	ncu_exports_release(&s->x);
 	jv_free(s->load_warnings);
 	free(s);
 	d->priv = NULL;

@@ -262,11 +262,11 @@ int amdgpu_note_parse(const void *desc, size_t len, const char *file, int64_t fi
 		rc = read_top(&s, &u.data, md, e);
 	msgpack_unpacked_destroy(&u);
 	if (rc != 0)
-		amdgpu_metadata_free(md);
+		amdgpu_metadata_release(md);
 	return rc;
 }
 
-void amdgpu_metadata_free(amdgpu_metadata *md)
+void amdgpu_metadata_release(amdgpu_metadata *md)
 {
 	if (!md)
 		return;

@@ -1,7 +1,7 @@
 /* Reader of the NT_AMDGPU_METADATA note of an AMDGPU code object (v3+): a MessagePack map
  * with amdhsa.version, amdhsa.target and amdhsa.kernels (docs/facts-flydsl.md#metadata-note).
  *
- * Ownership: an amdgpu_metadata owns its strings and kernel array; amdgpu_metadata_free
+ * Ownership: an amdgpu_metadata owns its strings and kernel array; amdgpu_metadata_release
  * releases them. Failure: bytes that are not valid MessagePack, or a document of the wrong
  * shape (top level not a map, a kernel without .name, a count field that is not an integer),
  * are BAD_INPUT with the file and the byte offset of the offending item. The bytes are
@@ -41,7 +41,7 @@ typedef struct amdgpu_metadata {
  * file) place errors. Returns 0, or -1 with e filled (md is then empty). */
 int amdgpu_note_parse(const void *desc, size_t len, const char *file, int64_t file_offset,
 		      amdgpu_metadata *md, fp_err *e);
-void amdgpu_metadata_free(amdgpu_metadata *md);
+void amdgpu_metadata_release(amdgpu_metadata *md);
 /* The kernel whose .name or .symbol (with or without ".kd") equals name, or NULL. */
 const amdgpu_kernel_md *amdgpu_metadata_kernel(const amdgpu_metadata *md, const char *name);
 /* The gfx processor of amdhsa.target ("gfx950" from "amdgcn-amd-amdhsa--gfx950:xnack-") into

@@ -146,7 +146,7 @@ int att_code_parse(const char *buf, size_t len, const char *name, trace_dispatch
 {
 	char *dir = d->dir;
 	d->dir = NULL;
-	trace_dispatch_free(d);
+	trace_dispatch_release(d);
 	d->dir = dir;
 	att_scan s;
 	att_scan_init(&s, buf, len, name, e);

@@ -111,7 +111,7 @@ jv *codeobj_fill_sources(trace_dispatch *d)
 	jv_set_int(rep, "filled_from_code_object", (int64_t)filled);
 	jv_set(rep, "code_objects", objs);
 	for (size_t i = 0; i < n; i++)
-		codeobj_full_free(&l[i].cf);
+		codeobj_full_release(&l[i].cf);
 	free(l);
 	return rep;
 }

@@ -24,7 +24,7 @@ int codeobj_full_read(const char *path, codeobj_full *cf, fp_err *e)
 {
 	memset(cf, 0, sizeof *cf);
 	if (codeobj_read_file(path, &cf->co, e) != 0 || finish(cf, e) != 0) {
-		codeobj_full_free(cf);
+		codeobj_full_release(cf);
 		return -1;
 	}
 	return 0;
@@ -35,17 +35,17 @@ int codeobj_full_read_mem(const void *buf, size_t len, const char *name, codeobj
 {
 	memset(cf, 0, sizeof *cf);
 	if (codeobj_read_mem(buf, len, name, &cf->co, e) != 0 || finish(cf, e) != 0) {
-		codeobj_full_free(cf);
+		codeobj_full_release(cf);
 		return -1;
 	}
 	return 0;
 }
 
-void codeobj_full_free(codeobj_full *cf)
+void codeobj_full_release(codeobj_full *cf)
 {
-	dwarf_lines_free(&cf->dl);
-	amdgpu_metadata_free(&cf->md);
-	codeobj_free(&cf->co);
+	dwarf_lines_release(&cf->dl);
+	amdgpu_metadata_release(&cf->md);
+	codeobj_release(&cf->co);
 	cf->has_md = 0;
 }
 

@@ -3,7 +3,7 @@
  * rocprofv3 saved beside a trace, filling missing code.json sources from them, and the
  * kernel resources for the occupancy model.
  *
- * Ownership: a codeobj_full owns its three parts (codeobj_full_free). Failure: BAD_INPUT from
+ * Ownership: a codeobj_full owns its three parts (codeobj_full_release). Failure: BAD_INPUT from
  * any part (file and offset), NO_ARTIFACT for a missing file. */
 #ifndef FLYPROF_READ_CODEOBJ_LOAD_H
 #define FLYPROF_READ_CODEOBJ_LOAD_H
@@ -27,7 +27,7 @@ int codeobj_full_read(const char *path, codeobj_full *cf, fp_err *e);
 /* The same from memory (fuzz targets, tests). */
 int codeobj_full_read_mem(const void *buf, size_t len, const char *name, codeobj_full *cf,
 			  fp_err *e);
-void codeobj_full_free(codeobj_full *cf);
+void codeobj_full_release(codeobj_full *cf);
 
 /* The processor name: from amdhsa.target when present, else from e_flags. Borrowed/static. */
 const char *codeobj_full_arch(const codeobj_full *cf, char *buf, size_t size);

@@ -166,14 +166,14 @@ int dwarf_lines_read(const codeobj *co, dwarf_lines *dl, fp_err *e)
 	Dwarf *dw = dwarf_begin_elf(co->elf, DWARF_C_READ, NULL);
 	if (!dw) {
 		dw_bad(&r, ".debug_info", e);
-		dwarf_lines_free(dl);
+		dwarf_lines_release(dl);
 		return -1;
 	}
 	dl->has_debug = codeobj_section_find(co, ".debug_line") != NULL;
 	int rc = read_units(&r, dw, e);
 	dwarf_end(dw);
 	if (rc != 0) {
-		dwarf_lines_free(dl);
+		dwarf_lines_release(dl);
 		return -1;
 	}
 	if (dl->n_rows > 1)
@@ -183,7 +183,7 @@ int dwarf_lines_read(const codeobj *co, dwarf_lines *dl, fp_err *e)
 	return 0;
 }
 
-void dwarf_lines_free(dwarf_lines *dl)
+void dwarf_lines_release(dwarf_lines *dl)
 {
 	if (!dl)
 		return;

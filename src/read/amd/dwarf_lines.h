@@ -5,7 +5,7 @@
  * that enclose an address are kept too, so a location can be credited to the kernel's call
  * site rather than to a helper (docs/architecture.md#decision-inlined-calls).
  *
- * Ownership: a dwarf_lines owns its rows, file names and inline ranges; dwarf_lines_free
+ * Ownership: a dwarf_lines owns its rows, file names and inline ranges; dwarf_lines_release
  * releases them. Failure: a code object without .debug_line / .debug_info gives an empty
  * table (has_debug 0), not an error; debug sections that libdw cannot read are BAD_INPUT with
  * the file and the section's offset. */
@@ -46,7 +46,7 @@ typedef struct dwarf_lines {
 
 /* Reads every compilation unit of co. Returns 0 (possibly with no rows) or -1 with e filled. */
 int dwarf_lines_read(const codeobj *co, dwarf_lines *dl, fp_err *e);
-void dwarf_lines_free(dwarf_lines *dl);
+void dwarf_lines_release(dwarf_lines *dl);
 
 /* The row that covers addr (the last row at the greatest address <= addr), or NULL when addr
  * is outside every sequence. */

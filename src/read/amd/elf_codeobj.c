@@ -307,7 +307,7 @@ int codeobj_read_file(const char *path, codeobj *co, fp_err *e)
 	return rc;
 }
 
-void codeobj_free(codeobj *co)
+void codeobj_release(codeobj *co)
 {
 	if (!co)
 		return;

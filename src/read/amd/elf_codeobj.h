@@ -4,7 +4,7 @@
  * amdgpu_note.h). DWARF line tables are read from the same open image by dwarf_lines.h.
  *
  * Ownership: a codeobj owns a private copy of the file bytes and the libelf handle on them;
- * codeobj_free releases everything. Failure: anything that is not a well-formed AMDGPU ELF is
+ * codeobj_release releases everything. Failure: anything that is not a well-formed AMDGPU ELF is
  * BAD_INPUT with the file name and the byte offset of the offending structure; a missing file
  * is NO_ARTIFACT (from file_read_all). Sources of facts: docs/facts-flydsl.md#code-object. */
 #ifndef FLYPROF_READ_ELF_CODEOBJ_H
@@ -65,7 +65,7 @@ typedef struct codeobj {
 int codeobj_read_mem(const void *buf, size_t len, const char *name, codeobj *co, fp_err *e);
 /* Reads and parses a file. */
 int codeobj_read_file(const char *path, codeobj *co, fp_err *e);
-void codeobj_free(codeobj *co);
+void codeobj_release(codeobj *co);
 
 /* The section with this name, or NULL. */
 const codeobj_section *codeobj_section_find(const codeobj *co, const char *name);

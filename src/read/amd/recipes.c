@@ -68,7 +68,7 @@ static void att_from(recipe_att *a, const jv *o, const recipe_att *dflt)
 	a->buffer_size = hex_text(jv_get(o, "buffer_size"), dflt->buffer_size);
 }
 
-static void att_free(recipe_att *a)
+static void att_release(recipe_att *a)
 {
 	free(a->se_mask);
 	free(a->simd_select);
@@ -143,7 +143,7 @@ static int parse_one(const jv *o, size_t idx, const char *file, const recipe_att
 	return 0;
 }
 
-static void recipe_free(recipe *r)
+static void recipe_release(recipe *r)
 {
 	free(r->name);
 	free(r->test_file);
@@ -163,13 +163,13 @@ static void recipe_free(recipe *r)
 	free(r->notes);
 	free(r->from);
 	free(r->kernel_src);
-	att_free(&r->att);
+	att_release(&r->att);
 }
 
-void recipe_set_free(recipe_set *s)
+void recipe_set_release(recipe_set *s)
 {
 	for (size_t i = 0; i < s->n; i++)
-		recipe_free(&s->v[i]);
+		recipe_release(&s->v[i]);
 	free(s->v);
 	free(s->origin);
 	jv_free(s->counters);
@@ -182,13 +182,13 @@ int recipes_parse(const char *buf, size_t len, const char *name, recipe_set *s, 
 	s->origin = xstrdup(name);
 	jv *doc = json_parse(buf, len, name, e);
 	if (!doc) {
-		recipe_set_free(s);
+		recipe_set_release(s);
 		return -1;
 	}
 	const jv *list = jv_type_of(doc) == JV_ARRAY ? doc : jv_get(doc, "kernels");
 	if (jv_type_of(list) != JV_ARRAY) {
 		jv_free(doc);
-		recipe_set_free(s);
+		recipe_set_release(s);
 		return fp_fail_input(e, name, -1, "a list of recipes or {\"kernels\": [...]}",
 				     "not a recipe registry");
 	}
@@ -203,12 +203,12 @@ int recipes_parse(const char *buf, size_t len, const char *name, recipe_set *s, 
 		rc = parse_one(jv_at(list, i), i, name, &dflt, &s->v[s->n], e);
 		s->n++;
 	}
-	att_free(&dflt);
+	att_release(&dflt);
 	if (rc == 0 && jv_type_of(doc) == JV_OBJECT && jv_get(doc, "counters"))
 		s->counters = jv_take(doc, "counters");
 	jv_free(doc);
 	if (rc) {
-		recipe_set_free(s);
+		recipe_set_release(s);
 		return -1;
 	}
 	return 0;

@@ -13,7 +13,7 @@
  *
  * Failure: a registry that is not JSON, or a recipe without name/test_file/invocation, is
  * BAD_INPUT with the file and, for syntax errors, the byte offset. Ownership: recipe_set owns
- * everything (recipe_set_free). */
+ * everything (recipe_set_release). */
 #ifndef FLYPROF_READ_RECIPES_H
 #define FLYPROF_READ_RECIPES_H
 
@@ -65,6 +65,6 @@ void recipes_add_worktree(recipe_set *s, const char *worktree);
 const recipe *recipes_find(const recipe_set *s, const char *name, fp_err *e);
 /* {"name","from","test_file",...} for list and capture.json. */
 jv *recipe_to_json(const recipe *r);
-void recipe_set_free(recipe_set *s);
+void recipe_set_release(recipe_set *s);
 
 #endif

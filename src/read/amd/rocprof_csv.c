@@ -23,7 +23,7 @@ static void row_push(row *r, strbuf *field)
 	r->f[r->n++] = sb_detach(field);
 }
 
-static void row_free(row *r)
+static void row_release(row *r)
 {
 	for (size_t i = 0; i < r->n; i++)
 		free(r->f[i]);
@@ -45,7 +45,7 @@ static int scan_record(const char *buf, size_t len, size_t *pos, const char *nam
 			for (;;) {
 				if (i >= len) {
 					sb_release(&field);
-					row_free(out);
+					row_release(out);
 					return fp_fail_input(e, name, (int64_t)open,
 							     "a closing quote",
 							     "unterminated quoted field");
@@ -65,7 +65,7 @@ static int scan_record(const char *buf, size_t len, size_t *pos, const char *nam
 			}
 			if (i < len && buf[i] != ',' && buf[i] != '\n' && buf[i] != '\r') {
 				sb_release(&field);
-				row_free(out);
+				row_release(out);
 				return fp_fail_input(e, name, (int64_t)i, "',' or end of line",
 						     "text after a closing quote");
 			}
@@ -90,7 +90,7 @@ static int scan_record(const char *buf, size_t len, size_t *pos, const char *nam
 	}
 nul:
 	sb_release(&field);
-	row_free(out);
+	row_release(out);
 	return fp_fail_input(e, name, (int64_t)i, "text", "NUL byte in a CSV field");
 }
 
@@ -108,21 +108,21 @@ int csv_parse(const char *buf, size_t len, const char *name, csv_table *t, fp_er
 		row r = {0};
 		rc = scan_record(buf, len, &pos, name, &r, e);
 		if (rc < 0) {
-			csv_free(t);
+			csv_release(t);
 			return -1;
 		}
 		if (rc == 0)
 			break;
 		if (r.n == 1 && r.f[0][0] == '\0') { /* blank line */
-			row_free(&r);
+			row_release(&r);
 			continue;
 		}
 		if (r.n > t->ncols) {
-			row_free(&r);
+			row_release(&r);
 			fp_fail_input(e, name, (int64_t)start,
 				      "at most as many fields as the header",
 				      "row with more fields than the header's %zu", t->ncols);
-			csv_free(t);
+			csv_release(t);
 			return -1;
 		}
 		while (r.n < t->ncols) {
@@ -151,7 +151,7 @@ int csv_parse_file(const char *path, csv_table *t, fp_err *e)
 	return rc;
 }
 
-void csv_free(csv_table *t)
+void csv_release(csv_table *t)
 {
 	for (size_t i = 0; i < t->nrows; i++) {
 		for (size_t j = 0; j < t->ncols; j++)

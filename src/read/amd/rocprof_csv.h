@@ -5,7 +5,7 @@
  *
  * Failure: an unterminated quote, a stray character after a closing quote, a NUL byte or a row
  * with more fields than the header is BAD_INPUT with the file and byte offset. An empty file is
- * a table with no columns and no rows. Ownership: csv_table owns everything (csv_free). */
+ * a table with no columns and no rows. Ownership: csv_table owns everything (csv_release). */
 #ifndef FLYPROF_READ_ROCPROF_CSV_H
 #define FLYPROF_READ_ROCPROF_CSV_H
 
@@ -24,7 +24,7 @@ typedef struct csv_table {
 int csv_parse(const char *buf, size_t len, const char *name, csv_table *t, fp_err *e);
 /* Reads and parses a file; a missing file is NO_ARTIFACT. */
 int csv_parse_file(const char *path, csv_table *t, fp_err *e);
-void csv_free(csv_table *t);
+void csv_release(csv_table *t);
 /* Index of the first column named `name` (exact), or -1. */
 int csv_col(const csv_table *t, const char *name);
 /* Field text (never NULL) of row r, column c (c < 0 gives ""). */

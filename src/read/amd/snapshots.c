@@ -103,7 +103,7 @@ int snapshots_from_tree(const jv *tree, const char *dir, const char *file, snaps
 	s->dir = dir ? xstrdup(dir) : NULL;
 	walker w = {s, file ? file : "snapshots.json", 0, 0};
 	if (jv_type_of(tree) != JV_OBJECT) {
-		snapshots_free(s);
+		snapshots_release(s);
 		return fp_fail_input(e, w.file, 0, "a JSON object", "%s: not an object", w.file);
 	}
 	strbuf path = STRBUF_INIT;
@@ -111,7 +111,7 @@ int snapshots_from_tree(const jv *tree, const char *dir, const char *file, snaps
 	int rc = walk(&w, tree, &path, 0, e);
 	sb_release(&path);
 	if (rc != 0)
-		snapshots_free(s);
+		snapshots_release(s);
 	return rc;
 }
 
@@ -131,7 +131,7 @@ int snapshots_load(const char *dir, snapshots *s, fp_err *e)
 	return rc;
 }
 
-void snapshots_free(snapshots *s)
+void snapshots_release(snapshots *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->entries[i].path);

@@ -7,7 +7,7 @@
  * "." or "..", absolute names, and entries that are symbolic links or not regular files.
  * Refused entries are counted and listed (the caller warns); they never become readable.
  *
- * Ownership: a snapshots owns its entries and cached file contents (snapshots_free).
+ * Ownership: a snapshots owns its entries and cached file contents (snapshots_release).
  * Failure: a snapshots.json that does not parse or has the wrong shape (a leaf that is not a
  * string, a tree deeper than SNAPSHOTS_MAX_DEPTH) is BAD_INPUT; a missing snapshots.json is
  * not an error (no entries). */
@@ -44,7 +44,7 @@ int snapshots_load(const char *dir, snapshots *s, fp_err *e);
  * `file` names the source in errors. Entries are checked against `dir` (may be NULL: then
  * only the name rules apply and nothing is readable). */
 int snapshots_from_tree(const jv *tree, const char *dir, const char *file, snapshots *s, fp_err *e);
-void snapshots_free(snapshots *s);
+void snapshots_release(snapshots *s);
 
 /* The entry naming `path` (path[0..n)): an exact match, else the unique entry with the
  * longest whole-component suffix match (srcmap_path_matches). NULL when none, or when two

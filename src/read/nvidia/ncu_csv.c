@@ -186,7 +186,7 @@ int ncu_csv_parse(const char *buf, size_t len, const char *name, ncu_csv *out, f
 	}
 	free(p.row_first);
 	if (rc) {
-		ncu_csv_free(out);
+		ncu_csv_release(out);
 		return -1;
 	}
 	return 0;
@@ -204,7 +204,7 @@ int ncu_csv_read_file(const char *path, ncu_csv *out, fp_err *e)
 	return rc;
 }
 
-void ncu_csv_free(ncu_csv *c)
+void ncu_csv_release(ncu_csv *c)
 {
 	if (!c)
 		return;

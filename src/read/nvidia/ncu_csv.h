@@ -15,7 +15,7 @@
  * quoted field and NUL bytes.
  *
  * Ownership: an ncu_csv owns its rows and all field text (one block, NUL-terminated values);
- * ncu_csv_free releases it. Field pointers are borrowed from the ncu_csv. */
+ * ncu_csv_release releases it. Field pointers are borrowed from the ncu_csv. */
 #ifndef FLYPROF_READ_NCU_CSV_H
 #define FLYPROF_READ_NCU_CSV_H
 
@@ -49,7 +49,7 @@ int ncu_csv_parse(const char *buf, size_t len, const char *name, ncu_csv *out, f
 /* Reads and parses a whole file (NO_ARTIFACT when missing, IO_ERROR, BAD_INPUT); errors name
  * the path. */
 int ncu_csv_read_file(const char *path, ncu_csv *out, fp_err *e);
-void ncu_csv_free(ncu_csv *c);
+void ncu_csv_release(ncu_csv *c);
 
 /* Index of the first field of row equal to name, or -1. */
 long ncu_csv_col(const ncu_csv_row *row, const char *name);

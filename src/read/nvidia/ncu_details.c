@@ -125,9 +125,9 @@ int ncu_details_read(const char *buf, size_t len, const char *name, ncu_details 
 	if (ncu_csv_parse(buf, len, name, &c, e))
 		return -1;
 	int rc = rows(&c, out, e);
-	ncu_csv_free(&c);
+	ncu_csv_release(&c);
 	if (rc)
-		ncu_details_free(out);
+		ncu_details_release(out);
 	return rc;
 }
 
@@ -143,7 +143,7 @@ int ncu_details_read_file(const char *path, ncu_details *out, fp_err *e)
 	return rc;
 }
 
-void ncu_details_free(ncu_details *d)
+void ncu_details_release(ncu_details *d)
 {
 	if (!d)
 		return;

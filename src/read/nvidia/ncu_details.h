@@ -9,7 +9,7 @@
  * reported, never converted silently.
  * Failure: malformed CSV or a header without the Section/Metric columns is BAD_INPUT (file,
  * offset, line, column); no metric row at all is EMPTY_ATT.
- * Ownership: ncu_details owns every string; ncu_details_free releases them. */
+ * Ownership: ncu_details owns every string; ncu_details_release releases them. */
 #ifndef FLYPROF_READ_NCU_DETAILS_H
 #define FLYPROF_READ_NCU_DETAILS_H
 
@@ -43,7 +43,7 @@ typedef struct ncu_details {
 
 int ncu_details_read(const char *buf, size_t len, const char *name, ncu_details *out, fp_err *e);
 int ncu_details_read_file(const char *path, ncu_details *out, fp_err *e);
-void ncu_details_free(ncu_details *d);
+void ncu_details_release(ncu_details *d);
 
 /* The metric named `name` in `section` (NULL: any section, the first one wins), or NULL. */
 const ncu_metric *ncu_details_metric(const ncu_details *d, const char *section, const char *name);

@@ -134,15 +134,15 @@ int ncu_exports_find(const char *dir, const char *prefix, ncu_exports *out, fp_e
 		out->report = existing(dir, "report.ncu-rep");
 	}
 	if (!out->source_sass && !out->source_correlated) {
-		ncu_exports_free(out);
+		ncu_exports_release(out);
 		out->dir = xstrdup(dir);
 		if (fallback(dir, prefix, out, e)) {
-			ncu_exports_free(out);
+			ncu_exports_release(out);
 			return -1;
 		}
 	}
 	if (!out->source_sass && !out->source_correlated) {
-		ncu_exports_free(out);
+		ncu_exports_release(out);
 		return fp_fail(e, ERR_NO_ARTIFACT,
 			       "%s has no Nsight Compute source export (source_sass.csv or "
 			       "source_correlated.csv)",
@@ -188,7 +188,7 @@ int ncu_bundle_has_exports(const char *bundle_dir)
 	return found;
 }
 
-void ncu_exports_free(ncu_exports *x)
+void ncu_exports_release(ncu_exports *x)
 {
 	free(x->dir);
 	free(x->source_sass);

@@ -11,7 +11,7 @@
  * exist, `prefix` picks one; without it that is NO_MATCH with error.available = the prefixes.
  * At least one source export (sass or correlated) must exist, else NO_ARTIFACT; details and the
  * report are optional (NULL when absent).
- * Ownership: ncu_exports owns its paths; ncu_exports_free releases them. */
+ * Ownership: ncu_exports owns its paths; ncu_exports_release releases them. */
 #ifndef FLYPROF_READ_NCU_EXPORTS_H
 #define FLYPROF_READ_NCU_EXPORTS_H
 
@@ -34,6 +34,6 @@ int ncu_bundle_find(const char *bundle_dir, ncu_exports *out, fp_err *e);
 int ncu_bundle_has_exports(const char *bundle_dir);
 /* 1 when `dir` itself holds a source export by either naming (a raw export directory). */
 int ncu_dir_has_exports(const char *dir);
-void ncu_exports_free(ncu_exports *x);
+void ncu_exports_release(ncu_exports *x);
 
 #endif

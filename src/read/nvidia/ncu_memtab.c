@@ -162,9 +162,9 @@ int ncu_memtab_read(const char *buf, size_t len, const char *name, ncu_memtab *o
 		rc = fp_fail(e, ERR_EMPTY_ATT, "%s: the source-page table has no SASS row", name);
 		fp_err_extra(e, "file", jv_str(name));
 	}
-	ncu_csv_free(&c);
+	ncu_csv_release(&c);
 	if (rc)
-		ncu_memtab_free(out);
+		ncu_memtab_release(out);
 	return rc;
 }
 
@@ -181,7 +181,7 @@ int ncu_memtab_read_file(const char *path, ncu_memtab *out, fp_err *e)
 	return rc;
 }
 
-void ncu_memtab_free(ncu_memtab *m)
+void ncu_memtab_release(ncu_memtab *m)
 {
 	for (size_t i = 0; m && i < m->n; i++) {
 		free(m->rows[i].space);

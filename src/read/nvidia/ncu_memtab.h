@@ -15,7 +15,7 @@
  * form's source-line rows "-", the "..." gap rows) are skipped; a second "Kernel Name" line ends
  * the read (only the first kernel is read, as in ncu_source.h). No header with "Address" is
  * BAD_INPUT; a header without any SASS row is EMPTY_ATT.
- * Ownership: ncu_memtab owns its rows and their strings; ncu_memtab_free releases them. */
+ * Ownership: ncu_memtab owns its rows and their strings; ncu_memtab_release releases them. */
 #ifndef FLYPROF_READ_NCU_MEMTAB_H
 #define FLYPROF_READ_NCU_MEMTAB_H
 
@@ -43,7 +43,7 @@ typedef struct ncu_memtab {
 /* Reads from memory (name labels errors). Returns 0 or -1 with e set. */
 int ncu_memtab_read(const char *buf, size_t len, const char *name, ncu_memtab *out, fp_err *e);
 int ncu_memtab_read_file(const char *path, ncu_memtab *out, fp_err *e);
-void ncu_memtab_free(ncu_memtab *m);
+void ncu_memtab_release(ncu_memtab *m);
 /* The row at an absolute address, or NULL. */
 const ncu_mem_row *ncu_memtab_at(const ncu_memtab *m, uint64_t address);
 

@@ -277,9 +277,9 @@ int ncu_source_read(const char *buf, size_t len, const char *name, ncu_source *o
 		rc = one_row(&w, &c.rows[i]);
 	if (rc >= 0 && out->trace.n_insts == 0)
 		rc = fp_fail(e, ERR_EMPTY_ATT, "%s has no SASS instruction rows", c.name);
-	ncu_csv_free(&c);
+	ncu_csv_release(&c);
 	if (rc < 0) {
-		ncu_source_free(out);
+		ncu_source_release(out);
 		return -1;
 	}
 	order(out);
@@ -299,11 +299,11 @@ int ncu_source_read_file(const char *path, ncu_source *out, fp_err *e)
 	return rc;
 }
 
-void ncu_source_free(ncu_source *s)
+void ncu_source_release(ncu_source *s)
 {
 	if (!s)
 		return;
-	trace_dispatch_free(&s->trace);
+	trace_dispatch_release(&s->trace);
 	free(s->s);
 	for (size_t i = 0; i < s->n_src_lines; i++)
 		free(s->src_lines[i].text);

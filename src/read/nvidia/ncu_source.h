@@ -22,7 +22,7 @@
  * ends the read and is counted in extra_kernels. Failure: malformed CSV, a table without an
  * Address column or the sample columns, a SASS row with a non-hex address or a non-integer
  * count is BAD_INPUT with file, offset, line and column; a file with no SASS row is EMPTY_ATT.
- * Ownership: ncu_source owns everything; ncu_source_free releases it. */
+ * Ownership: ncu_source owns everything; ncu_source_release releases it. */
 #ifndef FLYPROF_READ_NCU_SOURCE_H
 #define FLYPROF_READ_NCU_SOURCE_H
 
@@ -66,7 +66,7 @@ typedef struct ncu_source {
 /* Reads an export from memory (name labels errors). Returns 0 or -1 with e set. */
 int ncu_source_read(const char *buf, size_t len, const char *name, ncu_source *out, fp_err *e);
 int ncu_source_read_file(const char *path, ncu_source *out, fp_err *e);
-void ncu_source_free(ncu_source *s);
+void ncu_source_release(ncu_source *s);
 
 /* Copies the sources of a correlated export `corr` onto the instructions of `dst` with the
  * same address. *matched counts dst instructions that got one; *missing those corr does not
