@@ -58,26 +58,34 @@ static int get_num(vctx *v, const jv *obj, const char *key, double lo, double hi
 	return 0;
 }
 
-static int get_int(vctx *v, const jv *obj, const char *key, double lo, double hi, int *out)
+/* get_num for a whole number. */
+static int get_whole(vctx *v, const jv *obj, const char *key, double lo, double hi, double *out)
 {
 	double d;
 	if (get_num(v, obj, key, lo, hi, &d) < 0)
 		return -1;
 	if (d != floor(d))
 		return bad(v, key, "must be an integer");
-	*out = (int)d;
+	*out = d;
 	return 0;
+}
+
+static int get_int(vctx *v, const jv *obj, const char *key, double lo, double hi, int *out)
+{
+	double d = 0;
+	int rc = get_whole(v, obj, key, lo, hi, &d);
+	if (rc == 0)
+		*out = (int)d;
+	return rc;
 }
 
 static int get_i64(vctx *v, const jv *obj, const char *key, double lo, double hi, int64_t *out)
 {
-	double d;
-	if (get_num(v, obj, key, lo, hi, &d) < 0)
-		return -1;
-	if (d != floor(d))
-		return bad(v, key, "must be an integer");
-	*out = (int64_t)d;
-	return 0;
+	double d = 0;
+	int rc = get_whole(v, obj, key, lo, hi, &d);
+	if (rc == 0)
+		*out = (int64_t)d;
+	return rc;
 }
 
 static int get_str(vctx *v, const jv *obj, const char *key, const char **out)
