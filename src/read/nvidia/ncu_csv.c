@@ -192,6 +192,17 @@ int ncu_csv_parse(const char *buf, size_t len, const char *name, ncu_csv *out, f
 	return 0;
 }
 
+int ncu_csv_walk(const char *buf, size_t len, const char *name,
+		 int (*walk)(const ncu_csv *c, void *arg, fp_err *e), void *arg, fp_err *e)
+{
+	ncu_csv c;
+	if (ncu_csv_parse(buf, len, name, &c, e))
+		return -1;
+	int rc = walk(&c, arg, e);
+	ncu_csv_release(&c);
+	return rc;
+}
+
 int ncu_csv_read_file(const char *path, ncu_csv *out, fp_err *e)
 {
 	memset(out, 0, sizeof *out);

@@ -50,6 +50,11 @@ int ncu_csv_parse(const char *buf, size_t len, const char *name, ncu_csv *out, f
  * the path. */
 int ncu_csv_read_file(const char *path, ncu_csv *out, fp_err *e);
 void ncu_csv_release(ncu_csv *c);
+/* Parses buf[0..len) as ncu_csv_parse does, hands the table to walk with arg and frees it:
+ * the shape of every reader of one export. Returns -1 when the text does not parse, else
+ * what walk returns. */
+int ncu_csv_walk(const char *buf, size_t len, const char *name,
+		 int (*walk)(const ncu_csv *c, void *arg, fp_err *e), void *arg, fp_err *e);
 
 /* Index of the first field of row equal to name, or -1. */
 long ncu_csv_col(const ncu_csv_row *row, const char *name);

@@ -92,8 +92,9 @@ static void first_kernel(ncu_details *d, const ncu_csv_row *r, const cols *k)
 	d->arch = arch_of_cc(d->cc);
 }
 
-static int rows(const ncu_csv *c, ncu_details *d, fp_err *e)
+static int rows(const ncu_csv *c, void *arg, fp_err *e)
 {
+	ncu_details *d = arg;
 	if (c->n_rows == 0)
 		return fp_fail(e, ERR_EMPTY_ATT, "%s is empty", c->name);
 	cols k;
@@ -121,11 +122,7 @@ static int rows(const ncu_csv *c, ncu_details *d, fp_err *e)
 int ncu_details_read(const char *buf, size_t len, const char *name, ncu_details *out, fp_err *e)
 {
 	memset(out, 0, sizeof *out);
-	ncu_csv c;
-	if (ncu_csv_parse(buf, len, name, &c, e))
-		return -1;
-	int rc = rows(&c, out, e);
-	ncu_csv_release(&c);
+	int rc = ncu_csv_walk(buf, len, name, rows, out, e);
 	if (rc)
 		ncu_details_release(out);
 	return rc;

@@ -1,7 +1,7 @@
 /* Per-instruction memory and thread columns of an ncu source-page export (ncu_memtab.h). */
 #include "read/nvidia/ncu_memtab.h"
 
-#include "base/fileio.h"
+#include "base/input_open.h"
 #include "base/xalloc.h"
 #include "read/nvidia/ncu_csv.h"
 
@@ -130,16 +130,14 @@ static int sass_row(walk *w, const ncu_csv_row *r, ncu_memtab *m)
 	return 0;
 }
 
-int ncu_memtab_read(const char *buf, size_t len, const char *name, ncu_memtab *out, fp_err *e)
+static int rows(const ncu_csv *c, void *arg, fp_err *e)
 {
-	memset(out, 0, sizeof *out);
-	ncu_csv c;
-	if (ncu_csv_parse(buf, len, name, &c, e))
-		return -1;
-	walk w = {.c = &c, .e = e};
+	ncu_memtab *out = arg;
+	const char *name = c->name;
+	walk w = {.c = c, .e = e};
 	int rc = 0;
-	for (size_t i = 0; i < c.n_rows && !rc; i++) {
-		const ncu_csv_row *r = &c.rows[i];
+	for (size_t i = 0; i < c->n_rows && !rc; i++) {
+		const ncu_csv_row *r = &c->rows[i];
 		if (r->n >= 1 && strcmp(r->f[0], "Kernel Name") == 0) {
 			if (++w.kernels > 1)
 				break;
@@ -162,7 +160,13 @@ int ncu_memtab_read(const char *buf, size_t len, const char *name, ncu_memtab *o
 		rc = fp_fail(e, ERR_EMPTY_ATT, "%s: the source-page table has no SASS row", name);
 		fp_err_extra(e, "file", jv_str(name));
 	}
-	ncu_csv_release(&c);
+	return rc;
+}
+
+int ncu_memtab_read(const char *buf, size_t len, const char *name, ncu_memtab *out, fp_err *e)
+{
+	memset(out, 0, sizeof *out);
+	int rc = ncu_csv_walk(buf, len, name, rows, out, e);
 	if (rc)
 		ncu_memtab_release(out);
 	return rc;
@@ -170,12 +174,11 @@ int ncu_memtab_read(const char *buf, size_t len, const char *name, ncu_memtab *o
 
 int ncu_memtab_read_file(const char *path, ncu_memtab *out, fp_err *e)
 {
+	memset(out, 0, sizeof *out);
 	size_t len = 0;
-	char *buf = file_read_all(path, &len, e);
-	if (!buf) {
-		memset(out, 0, sizeof *out);
+	char *buf = input_read_all(path, INPUT_CSV, &len, e);
+	if (!buf)
 		return -1;
-	}
 	int rc = ncu_memtab_read(buf, len, path, out, e);
 	free(buf);
 	return rc;

@@ -264,20 +264,23 @@ static void order(ncu_source *s)
 	}
 }
 
+static int rows(const ncu_csv *c, void *arg, fp_err *e)
+{
+	ncu_source *out = arg;
+	walk w = {.c = c, .out = out, .e = e, .line = -1};
+	int rc = 0;
+	for (size_t i = 0; i < c->n_rows && rc == 0; i++)
+		rc = one_row(&w, &c->rows[i]);
+	if (rc >= 0 && out->trace.n_insts == 0)
+		rc = fp_fail(e, ERR_EMPTY_ATT, "%s has no SASS instruction rows", c->name);
+	return rc;
+}
+
 int ncu_source_read(const char *buf, size_t len, const char *name, ncu_source *out, fp_err *e)
 {
 	memset(out, 0, sizeof *out);
 	trace_dispatch_init(&out->trace);
-	ncu_csv c;
-	if (ncu_csv_parse(buf, len, name, &c, e))
-		return -1;
-	walk w = {.c = &c, .out = out, .e = e, .line = -1};
-	int rc = 0;
-	for (size_t i = 0; i < c.n_rows && rc == 0; i++)
-		rc = one_row(&w, &c.rows[i]);
-	if (rc >= 0 && out->trace.n_insts == 0)
-		rc = fp_fail(e, ERR_EMPTY_ATT, "%s has no SASS instruction rows", c.name);
-	ncu_csv_release(&c);
+	int rc = ncu_csv_walk(buf, len, name, rows, out, e);
 	if (rc < 0) {
 		ncu_source_release(out);
 		return -1;
