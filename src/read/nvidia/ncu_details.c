@@ -186,49 +186,67 @@ int ncu_details_num(const ncu_details *d, const char *section, const char *name,
 	return 1;
 }
 
-/* Key figures: JSON key, section, metric name, the unit the key's name promises ("" = ncu
- * shows none). A metric shown in another unit is converted when the unit family is known
- * (time -> us, frequency -> MHz) and left out of the key figures otherwise (it stays in
- * `metrics` with its own unit). */
+/* Key figures, grouped by the ncu section that shows them: JSON key, metric name, the unit the
+ * key's name promises ("" = ncu shows none). A metric shown in another unit is converted when
+ * the unit family is known (time -> us, frequency -> MHz) and left out of the key figures
+ * otherwise (it stays in `metrics` with its own unit). */
 typedef struct key_fig {
-	const char *group, *key, *section, *name, *unit;
+	const char *key, *name, *unit;
 } key_fig;
 
-static const key_fig key_figs[] = {
-    {"launch", "registers_per_thread", "Launch Statistics", "Registers Per Thread",
-     "register/thread"},
-    {"launch", "block_size", "Launch Statistics", "Block Size", ""},
-    {"launch", "grid_size", "Launch Statistics", "Grid Size", ""},
-    {"launch", "threads", "Launch Statistics", "Threads", "thread"},
-    {"launch", "sm_count", "Launch Statistics", "# SMs", "SM"},
-    {"launch", "waves_per_sm", "Launch Statistics", "Waves Per SM", ""},
-    {"throughput", "duration_us", "GPU Speed Of Light Throughput", "Duration", "us"},
-    {"throughput", "elapsed_cycles", "GPU Speed Of Light Throughput", "Elapsed Cycles", "cycle"},
-    {"throughput", "sm_frequency_mhz", "GPU Speed Of Light Throughput", "SM Frequency", "Mhz"},
-    {"throughput", "dram_throughput_pct_of_peak", "GPU Speed Of Light Throughput",
-     "DRAM Throughput", "%"},
-    {"throughput", "memory_throughput_pct_of_peak", "GPU Speed Of Light Throughput",
-     "Memory Throughput", "%"},
-    {"throughput", "sm_throughput_pct_of_peak", "GPU Speed Of Light Throughput",
-     "Compute (SM) Throughput", "%"},
-    {"throughput", "issue_slots_busy_pct", "Compute Workload Analysis", "Issue Slots Busy", "%"},
-    {"throughput", "warp_cycles_per_issued_instruction", "Warp State Statistics",
-     "Warp Cycles Per Issued Instruction", "cycle"},
-    {"throughput", "no_eligible_pct_of_cycles", "Scheduler Statistics", "No Eligible", "%"},
-    {"throughput", "active_warps_per_scheduler", "Scheduler Statistics",
-     "Active Warps Per Scheduler", "warp"},
-    {"throughput", "eligible_warps_per_scheduler", "Scheduler Statistics",
-     "Eligible Warps Per Scheduler", "warp"},
-    {"occupancy", "theoretical_pct", "Occupancy", "Theoretical Occupancy", "%"},
-    {"occupancy", "achieved_pct", "Occupancy", "Achieved Occupancy", "%"},
-    {"occupancy", "theoretical_warps_per_sm", "Occupancy", "Theoretical Active Warps per SM",
-     "warp"},
-    {"occupancy", "achieved_warps_per_sm", "Occupancy", "Achieved Active Warps Per SM", "warp"},
-    {"occupancy", "block_limit_registers", "Occupancy", "Block Limit Registers", "block"},
-    {"occupancy", "block_limit_shared_mem", "Occupancy", "Block Limit Shared Mem", "block"},
-    {"occupancy", "block_limit_warps", "Occupancy", "Block Limit Warps", "block"},
-    {"occupancy", "block_limit_sm", "Occupancy", "Block Limit SM", "block"},
-    {"occupancy", "block_limit_barriers", "Occupancy", "Block Limit Barriers", "block"},
+static const key_fig launch_figs[] = {
+    {"registers_per_thread", "Registers Per Thread", "register/thread"},
+    {"block_size", "Block Size", ""},
+    {"grid_size", "Grid Size", ""},
+    {"threads", "Threads", "thread"},
+    {"sm_count", "# SMs", "SM"},
+    {"waves_per_sm", "Waves Per SM", ""},
+};
+static const key_fig speed_of_light_figs[] = {
+    {"duration_us", "Duration", "us"},
+    {"elapsed_cycles", "Elapsed Cycles", "cycle"},
+    {"sm_frequency_mhz", "SM Frequency", "Mhz"},
+    {"dram_throughput_pct_of_peak", "DRAM Throughput", "%"},
+    {"memory_throughput_pct_of_peak", "Memory Throughput", "%"},
+    {"sm_throughput_pct_of_peak", "Compute (SM) Throughput", "%"},
+};
+static const key_fig workload_figs[] = {
+    {"issue_slots_busy_pct", "Issue Slots Busy", "%"},
+};
+static const key_fig warp_state_figs[] = {
+    {"warp_cycles_per_issued_instruction", "Warp Cycles Per Issued Instruction", "cycle"},
+};
+static const key_fig scheduler_figs[] = {
+    {"no_eligible_pct_of_cycles", "No Eligible", "%"},
+    {"active_warps_per_scheduler", "Active Warps Per Scheduler", "warp"},
+    {"eligible_warps_per_scheduler", "Eligible Warps Per Scheduler", "warp"},
+};
+static const key_fig occupancy_figs[] = {
+    {"theoretical_pct", "Theoretical Occupancy", "%"},
+    {"achieved_pct", "Achieved Occupancy", "%"},
+    {"theoretical_warps_per_sm", "Theoretical Active Warps per SM", "warp"},
+    {"achieved_warps_per_sm", "Achieved Active Warps Per SM", "warp"},
+    {"block_limit_registers", "Block Limit Registers", "block"},
+    {"block_limit_shared_mem", "Block Limit Shared Mem", "block"},
+    {"block_limit_warps", "Block Limit Warps", "block"},
+    {"block_limit_sm", "Block Limit SM", "block"},
+    {"block_limit_barriers", "Block Limit Barriers", "block"},
+};
+
+/* In output order: the JSON object (group) each section's figures go to. */
+static const struct key_section {
+	const char *group, *section;
+	const key_fig *figs;
+	size_t n;
+} key_sections[] = {
+#define FIGS(a) a, sizeof a / sizeof a[0]
+    {"launch", "Launch Statistics", FIGS(launch_figs)},
+    {"throughput", "GPU Speed Of Light Throughput", FIGS(speed_of_light_figs)},
+    {"throughput", "Compute Workload Analysis", FIGS(workload_figs)},
+    {"throughput", "Warp State Statistics", FIGS(warp_state_figs)},
+    {"throughput", "Scheduler Statistics", FIGS(scheduler_figs)},
+    {"occupancy", "Occupancy", FIGS(occupancy_figs)},
+#undef FIGS
 };
 
 /* Scale from `unit` to `want` within one family, or 0 when they are not comparable. */
@@ -254,19 +272,25 @@ static double unit_scale(const char *unit, const char *want)
 	return fa == fb ? a / b : 0;
 }
 
+static void key_figure(const ncu_details *d, const char *section, const key_fig *k, jv *g)
+{
+	const ncu_metric *m = ncu_details_metric(d, section, k->name);
+	double s = m && m->is_num ? unit_scale(m->unit, k->unit) : 0;
+	if (s > 0)
+		jv_set_round(g, k->key, m->num * s, 4);
+	else
+		jv_set(g, k->key, jv_null());
+}
+
 static void key_figures(const ncu_details *d, jv *out)
 {
-	for (size_t i = 0; i < sizeof key_figs / sizeof key_figs[0]; i++) {
-		const key_fig *k = &key_figs[i];
-		jv *g = jv_get(out, k->group);
+	for (size_t i = 0; i < sizeof key_sections / sizeof key_sections[0]; i++) {
+		const struct key_section *ks = &key_sections[i];
+		jv *g = jv_get(out, ks->group);
 		if (!g)
-			g = jv_set(out, k->group, jv_object());
-		const ncu_metric *m = ncu_details_metric(d, k->section, k->name);
-		double s = m && m->is_num ? unit_scale(m->unit, k->unit) : 0;
-		if (s > 0)
-			jv_set_round(g, k->key, m->num * s, 4);
-		else
-			jv_set(g, k->key, jv_null());
+			g = jv_set(out, ks->group, jv_object());
+		for (size_t j = 0; j < ks->n; j++)
+			key_figure(d, ks->section, &ks->figs[j], g);
 	}
 }
 
