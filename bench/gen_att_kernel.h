@@ -273,36 +273,38 @@ static void gk_exec(gk_wave_buf *b, uint64_t *s, int l, int last, int64_t *prev,
 	}
 }
 
+/* Writes each text followed by its number. */
+typedef struct gk_field {
+	const char *text;
+	int64_t v;
+} gk_field;
+
+static void gk_fields(strbuf *sb, const gk_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		sb_adds(sb, f[i].text);
+		gk_int(sb, f[i].v);
+	}
+}
+
 static void gk_emit(strbuf *sb, const wave_pos *p, const gk_wave_buf *b, int64_t ninst)
 {
-	sb_adds(sb, "{\"duration\":");
-	gk_int(sb, p->end - p->begin);
-	sb_adds(sb, ",\"name\":\"SE");
-	gk_int(sb, p->se);
-	sb_adds(sb, "\",\"num_insts\":");
-	gk_int(sb, ninst);
-	sb_adds(sb, ",\"num_stitched\":");
-	gk_int(sb, ninst);
-	sb_adds(sb, ",\"wave\":{\"begin\":");
-	gk_int(sb, p->begin);
-	sb_adds(sb, ",\"cu\":1,\"end\":");
-	gk_int(sb, p->end);
-	sb_adds(sb, ",\"id\":");
-	gk_int(sb, p->n);
+	const gk_field head[] = {{"{\"duration\":", p->end - p->begin},
+				 {",\"name\":\"SE", p->se},
+				 {"\",\"num_insts\":", ninst},
+				 {",\"num_stitched\":", ninst},
+				 {",\"wave\":{\"begin\":", p->begin},
+				 {",\"cu\":1,\"end\":", p->end},
+				 {",\"id\":", p->n}};
+	const gk_field mid[] = {{"],\"simd\":", p->simd}, {",\"slot\":", p->slot}};
+	gk_fields(sb, head, sizeof head / sizeof *head);
 	sb_adds(sb, ",\"instructions\":[");
 	sb_add(sb, b->insts.buf, b->insts.len);
-	sb_adds(sb, "],\"simd\":");
-	gk_int(sb, p->simd);
-	sb_adds(sb, ",\"slot\":");
-	gk_int(sb, p->slot);
+	gk_fields(sb, mid, sizeof mid / sizeof *mid);
 	sb_adds(sb, ",\"timeline\":[");
 	for (size_t i = 0; i < b->ntl; i++) {
-		if (i)
-			sb_addc(sb, ',');
-		sb_addc(sb, '[');
-		gk_int(sb, b->tl[i].state);
-		sb_addc(sb, ',');
-		gk_int(sb, b->tl[i].dur);
+		const gk_field row[] = {{i ? ",[" : "[", b->tl[i].state}, {",", b->tl[i].dur}};
+		gk_fields(sb, row, 2);
 		sb_addc(sb, ']');
 	}
 	sb_adds(sb, "],\"waitcnt\":[");
