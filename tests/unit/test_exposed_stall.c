@@ -117,3 +117,25 @@ TEST(wave_facts_idle_waves)
 	fp_err_clear(&e);
 	trace_dispatch_release(&d);
 }
+
+/* The line table of the wave passes answers every line as trace_find_line does: labels that
+ * share a line with the next instruction, lines without a row, lines past the table. */
+TEST(line_index_answers_as_trace_find_line)
+{
+	trace_dispatch d;
+	trace_dispatch_init(&d);
+	add(&d, 1, "s_load_dword s0", TAX_SMEM_WAIT);
+	add(&d, 2, "label:", -1);
+	d.insts[d.n_insts - 1].is_label = 1;
+	add(&d, 2, "v_add_f32 v0, v1, v2", TAX_VALU);
+	add(&d, 4, "end:", -1);
+	d.insts[d.n_insts - 1].is_label = 1; /* a label alone on its line */
+	add(&d, 7, "s_endpgm", TAX_OTHER);
+	line_index li;
+	line_index_init(&li, &d);
+	for (int64_t l = -2; l < 12; l++)
+		CHECK_INT(line_index_find(&li, l), trace_find_line(&d, l));
+	CHECK_INT(line_index_find(&li, INT64_MAX), -1);
+	line_index_release(&li);
+	trace_dispatch_release(&d);
+}

@@ -15,12 +15,14 @@
 #define FLYPROF_CORE_ANALYSIS_EXPOSED_STALL_H
 
 #include "base/json/jv.h"
+#include "core/analysis/line_index.h"
 #include "core/analysis/wave_scan.h"
 #include "model/taxonomy.h"
 #include "model/trace.h"
 
 typedef struct exposed_acc {
 	const trace_dispatch *d;
+	line_index lines;
 	size_t simds;
 	int64_t window, issue, empty;
 	double exposed;

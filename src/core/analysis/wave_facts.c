@@ -12,11 +12,19 @@ void wave_facts_init(wave_facts_acc *a, const trace_dispatch *d)
 {
 	memset(a, 0, sizeof *a);
 	a->d = d;
+	line_index_init(&a->lines, d);
+	a->is_store = xcalloc(d->n_insts ? d->n_insts : 1, 1);
+	for (size_t i = 0; i < d->n_insts; i++) {
+		int st = 0;
+		a->is_store[i] = isa_vmem_bytes(d->insts[i].isa, &st) && st;
+	}
 }
 
 void wave_facts_release(wave_facts_acc *a)
 {
 	free(a->w);
+	free(a->is_store);
+	line_index_release(&a->lines);
 	memset(a, 0, sizeof *a);
 }
 
@@ -32,14 +40,12 @@ void wave_facts_group(wave_facts_acc *a, const wave_group *g)
 		for (size_t r = 0; r < g->waves[k].n_insts; r++) {
 			const att_wave_inst *in = &g->waves[k].insts[r];
 			s->latency += in->duration > 0 ? in->duration : 0;
-			long i = in->line > 0 ? trace_find_line(a->d, in->line) : -1;
+			long i = in->line > 0 ? line_index_find(&a->lines, in->line) : -1;
 			if (i < 0)
 				continue;
 			const trace_inst *t = &a->d->insts[i];
-			int st = 0;
 			s->insts++;
-			if (isa_vmem_bytes(t->isa, &st) && st)
-				s->stores++;
+			s->stores += a->is_store[i];
 			int c = t->klass >= 0 && t->klass < TAX__COUNT ? t->klass : TAX_OTHER;
 			s->stall[c] += in->stall > 0 ? (double)in->stall : 0;
 		}

@@ -11,6 +11,7 @@
 #define FLYPROF_CORE_ANALYSIS_WAVE_FACTS_H
 
 #include "base/json/jv.h"
+#include "core/analysis/line_index.h"
 #include "core/analysis/wave_scan.h"
 #include "model/taxonomy.h"
 #include "model/trace.h"
@@ -24,6 +25,8 @@ typedef struct wave_stat {
 
 typedef struct wave_facts_acc {
 	const trace_dispatch *d;
+	line_index lines;
+	char *is_store; /* per instruction: a VMEM store or atomic (isa_vmem_bytes) */
 	wave_stat *w;
 	size_t n, cap;
 } wave_facts_acc;
