@@ -44,7 +44,8 @@ const opt_spec report_opts[] = {
 /* Inputs gathered for report_build; everything owned here. */
 typedef struct gathered {
 	jv *bubbles, *counters, *tile, *occupancy, *variation, *missing, *sources;
-	jv *traits, *buckets;
+	kernel_traits traits;
+	jv *buckets;
 	jv *facts;	      /* isa_facts, launch_geometry, ... (docs/diagnosis.md) */
 	jv *registers;	      /* the ISA's register counts against the resources */
 	soc_table *soc;	      /* loaded when the architecture is known */
@@ -63,7 +64,6 @@ static void gathered_release(gathered *g)
 	jv_free(g->variation);
 	jv_free(g->missing);
 	jv_free(g->sources);
-	jv_free(g->traits);
 	jv_free(g->buckets);
 	jv_free(g->facts);
 	jv_free(g->registers);
@@ -401,7 +401,7 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 	g->facts = facts_obj(ctx, g, in);
 	g->variation = variation(ctx, in, g->bubbles, (int)threads);
 	g->repro = repro_cmd(ctx, in);
-	g->traits = kernel_traits_from_trace(in->trace);
+	kernel_traits_from_trace(in->trace, &g->traits);
 	g->buckets = evloc_scan_trace(in->trace);
 	if (analysis_vendor(in) == VENDOR_NVIDIA) {
 		fp_err e = FP_ERR_INIT;
@@ -507,7 +507,7 @@ int cmd_report(cmd_ctx *ctx)
 			    .tile = g.tile,
 			    .missing = g.missing,
 			    .sources = g.sources,
-			    .traits = g.traits,
+			    .traits = &g.traits,
 			    .entry_buckets = g.buckets,
 			    .facts = g.facts,
 			    .ncu_findings = g.ncu,

@@ -27,12 +27,12 @@ static void applies_text(strbuf *o, const rule *ru)
 	if (!ru->n_applies)
 		sb_adds(o, "any kernel");
 	for (size_t k = 0; k < ru->n_applies; k++) {
-		const jv *w = ru->applies[k].want;
+		trait_value w = ru->applies[k].want;
 		sb_addf(o, "%s`%s = ", k ? " and " : "", ru->applies[k].name);
-		if (jv_type_of(w) == JV_BOOL)
-			sb_adds(o, jv_is_true(w) ? "true`" : "false`");
+		if (w.kind == TRAIT_BOOL)
+			sb_adds(o, w.b ? "true`" : "false`");
 		else
-			sb_addf(o, "%s`", jv_string(w));
+			sb_addf(o, "%s`", w.s);
 	}
 }
 

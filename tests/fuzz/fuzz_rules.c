@@ -29,16 +29,15 @@ FUZZ_TARGET(rules)
 	rules r;
 	if (rules_parse(&r, (const char *)data, size, "fuzz", knobs, klen, "knobs", &e) == 0) {
 		jv *sig = jv_object();
-		jv *traits = jv_object();
-		jv_set_bool(traits, "has_mfma", 0);
-		jv_set_str(traits, "kind", "streaming");
+		kernel_traits traits;
+		kernel_traits_init(&traits);
+		traits.has_matrix_ops = TRI_NO;
 		for (size_t i = 0; i < r.n; i++) {
 			rule_outcome o;
 			char why[160];
 			rule_eval(&r.v[i], sig, "memory", 1, &o);
-			rule_applies(&r.v[i], traits, why, sizeof why);
+			rule_applies(&r.v[i], &traits, why, sizeof why);
 		}
-		jv_free(traits);
 		jv_free(sig);
 	} else
 		check_err(&e, size);

@@ -28,7 +28,14 @@ static int is_gemm_only(const char *knob)
 	return 0;
 }
 
-static jv *build(const jv *b, const jv *traits, const jv *buckets)
+/* 1 for a JSON true, 0 for false, -1 for anything else (absent, null): never crashes when a
+ * checked field is missing. */
+static int truth(const jv *v)
+{
+	return jv_type_of(v) == JV_BOOL ? jv_is_true(v) : -1;
+}
+
+static jv *build(const jv *b, const kernel_traits *traits, const jv *buckets)
 {
 	report_inputs in = {0};
 	in.bubbles = b;
@@ -64,19 +71,20 @@ TEST(report_kind_shipped_gemm_knobs_are_gated_on_mfma)
 	rules r;
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(rules_load(&r, &e), 0);
-	jv *streaming = fixture_parse("{\"has_mfma\":false,\"kind\":\"streaming\"}");
+	kernel_traits streaming;
+	kernel_traits_init(&streaming);
+	streaming.has_matrix_ops = TRI_NO; /* kind streaming */
 	size_t gated = 0;
 	for (size_t i = 0; i < r.n; i++) {
 		if (!is_gemm_only(r.v[i].knob))
 			continue;
 		char why[160];
 		/* every rule naming a GEMM-only knob must refuse a kernel without MFMA */
-		CHECK_INT(rule_applies(&r.v[i], streaming, why, sizeof why), 0);
+		CHECK_INT(rule_applies(&r.v[i], &streaming, why, sizeof why), 0);
 		CHECK(strstr(why, "has_mfma = true") != NULL);
 		gated++;
 	}
 	CHECK(gated >= 6);
-	jv_free(streaming);
 	rules_release(&r);
 }
 
@@ -112,13 +120,19 @@ TEST(report_kind_streaming_fixture_gets_streaming_knobs)
 		  "not_applicable");
 	jv_free(rep);
 	/* the same bubbles with MFMA traits get the GEMM pipelining knob at rank 1 */
-	jv *matrix =
-	    fixture_parse("{\"has_mfma\":true,\"has_lds_traffic\":true,\"kind\":\"matrix\"}");
-	rep = build(b, matrix, NULL);
+	kernel_traits matrix;
+	kernel_traits_init(&matrix);
+	matrix.has_matrix_ops = matrix.has_shared_mem_traffic = TRI_YES;
+	rep = build(b, &matrix, NULL);
 	CHECK_STR(jv_string(jv_get(jv_at(jv_get(rep, "recommendations"), 0), "rule")),
 		  "vmem_wait_pipeline");
+	const jv *kt = jv_get(rep, "kernel_traits");
+	CHECK(truth(jv_get(kt, "has_mfma")) == 1);
+	CHECK(truth(jv_get(kt, "has_lds_traffic")) == 1);
+	CHECK(jv_get(kt, "has_loop") && jv_type_of(jv_get(kt, "has_loop")) == JV_NULL);
+	CHECK_STR(jv_string(jv_get(kt, "kind")), "matrix");
+	CHECK_STR(jv_string(jv_get(kt, "backend")), "amd");
 	jv_free(rep);
-	jv_free(matrix);
 	jv_free(b);
 }
 
@@ -155,15 +169,19 @@ TEST(report_kind_rules_applies_to_is_validated)
 	    rules_parse(&r, text, strlen(text), "rules.json", knobs, strlen(knobs), "k.json", &e),
 	    0);
 	char why[160];
-	jv *t = fixture_parse("{\"has_loop\":true,\"kind\":\"matrix\"}");
-	CHECK_INT(rule_applies(&r.v[0], t, why, sizeof why), 0);
+	kernel_traits t;
+	kernel_traits_init(&t);
+	t.has_loop = TRI_YES;
+	t.has_matrix_ops = TRI_YES; /* kind matrix */
+	CHECK_INT(rule_applies(&r.v[0], &t, why, sizeof why), 0);
 	CHECK_STR(why, "needs kind = streaming; this kernel has kind = matrix");
-	jv_free(t);
-	/* an unknown (null) trait never excludes a rule */
-	t = fixture_parse("{\"has_loop\":null,\"kind\":\"streaming\"}");
-	CHECK_INT(rule_applies(&r.v[0], t, why, sizeof why), 1);
+	/* an unknown trait never excludes a rule */
+	t.has_loop = TRI_UNKNOWN;
+	t.has_matrix_ops = TRI_NO; /* kind streaming */
+	CHECK_INT(rule_applies(&r.v[0], &t, why, sizeof why), 1);
+	t.has_matrix_ops = TRI_UNKNOWN; /* kind unknown too */
+	CHECK_INT(rule_applies(&r.v[0], &t, why, sizeof why), 1);
 	CHECK_INT(rule_applies(&r.v[0], NULL, why, sizeof why), 1);
-	jv_free(t);
 	rules_release(&r);
 	fp_err_clear(&e);
 }
@@ -192,19 +210,32 @@ TEST(report_kind_traits_from_trace)
 	add_inst(&d, "buffer_load_dword v1, v2, s[4:7], 0 offen lds", 8, 0);
 	add_inst(&d, "s_cbranch_scc1 65500", 40, 0); /* backwards, 10 times per wave */
 	add_inst(&d, "s_cbranch_execz 12", 400, 0);  /* forwards: not a loop */
-	jv *t = kernel_traits_from_trace(&d);
-	CHECK(t_truth(jv_get(t, "has_mfma")) == 0);
-	CHECK(t_truth(jv_get(t, "has_lds_traffic")) == 0); /* a swizzle moves no LDS data */
-	CHECK(t_truth(jv_get(t, "has_lds_dma")) == 1);
-	CHECK(t_truth(jv_get(t, "has_loop")) == 1);
+	kernel_traits kt;
+	kernel_traits_from_trace(&d, &kt);
+	CHECK_INT(kt.has_matrix_ops, TRI_NO);
+	CHECK_INT(kt.has_shared_mem_traffic, TRI_NO); /* a swizzle moves no LDS data */
+	CHECK_INT(kt.has_shared_mem_dma, TRI_YES);
+	CHECK_INT(kt.has_loop, TRI_YES);
+	CHECK_NEAR(kt.evidence.loop_iterations_per_wave, 10.0, 1e-9);
+	/* report.json names them as rules.json does */
+	jv *t = kernel_traits_to_jv(&kt);
+	CHECK(truth(jv_get(t, "has_mfma")) == 0);
+	CHECK(truth(jv_get(t, "has_lds_traffic")) == 0);
+	CHECK(truth(jv_get(t, "has_lds_dma")) == 1);
+	CHECK(truth(jv_get(t, "has_loop")) == 1);
 	CHECK_NEAR(jv_num(jv_get(jv_get(t, "evidence"), "loop_iterations_per_wave")), 10.0, 1e-9);
 	CHECK_STR(jv_string(jv_get(t, "kind")), "streaming");
+	CHECK(jv_get(t, "backend") == NULL); /* no platform yet */
 	jv_free(t);
 	add_inst(&d, "v_mfma_f32_32x32x16_bf16 a[0:15], v[0:3], v[4:7], a[0:15]", 16, 0);
 	add_inst(&d, "ds_read_b128 v[0:3], v4", 16, 0);
-	t = kernel_traits_from_trace(&d);
-	CHECK(t_truth(jv_get(t, "has_mfma")) == 1);
-	CHECK(t_truth(jv_get(t, "has_lds_traffic")) == 1);
+	kernel_traits_from_trace(&d, &kt);
+	CHECK_INT(kt.has_matrix_ops, TRI_YES);
+	CHECK_INT(kt.has_shared_mem_traffic, TRI_YES);
+	CHECK_STR(kernel_trait_get(&kt, "kind").s, "matrix");
+	t = kernel_traits_to_jv(&kt);
+	CHECK(truth(jv_get(t, "has_mfma")) == 1);
+	CHECK(truth(jv_get(t, "has_lds_traffic")) == 1);
 	CHECK_STR(jv_string(jv_get(t, "kind")), "matrix");
 	jv_free(t);
 	trace_dispatch_release(&d);
@@ -272,7 +303,8 @@ TEST(report_kind_entry_bucket_non_wait)
 	jv *eb = buckets_at(60, "");
 	jv *rep = build(b, NULL, eb);
 	const jv *ev = jv_get(rec_of(rep, "barrier_relax"), "evidence");
-	CHECK(t_is_null(jv_get(ev, "actionable_source")));
+	CHECK(jv_get(ev, "actionable_source") &&
+	      jv_type_of(jv_get(ev, "actionable_source")) == JV_NULL);
 	CHECK(strstr(jv_string(jv_get(ev, "none_reason")),
 		     "no attributable source line: the class's stall sits on the kernel-entry "
 		     "bucket " FIX_SRC ":60") != NULL);
@@ -321,11 +353,12 @@ TEST(report_kind_corpus_rmsnorm)
 	bubbles_params o = {10, -1, 1};
 	CHECK_INT(att_code_read(dir, &d, &e), 0);
 	CHECK_INT(bubbles_compute(&d, NULL, &o, &b, NULL, warn, &e), 0);
-	jv *traits = kernel_traits_from_trace(&d);
+	kernel_traits traits;
+	kernel_traits_from_trace(&d, &traits);
 	jv *eb = evloc_scan_trace(&d);
-	CHECK(t_truth(jv_get(traits, "has_mfma")) == 0);
+	CHECK_INT(traits.has_matrix_ops, TRI_NO);
 	CHECK_INT(jv_i64(jv_get(jv_at(jv_get(eb, "lines"), 0), "line")), 115);
-	jv *rep = build(b, traits, eb);
+	jv *rep = build(b, &traits, eb);
 	const jv *recs = jv_get(rep, "recommendations");
 	CHECK(jv_len(recs) > 0);
 	for (size_t i = 0; i < jv_len(recs); i++)
@@ -342,7 +375,6 @@ TEST(report_kind_corpus_rmsnorm)
 		  "not_applicable");
 	jv_free(rep);
 	jv_free(eb);
-	jv_free(traits);
 	jv_free(b);
 	jv_free(warn);
 	fp_err_clear(&e);

@@ -85,39 +85,48 @@ TEST(nvidia_bound_is_memory_on_long_scoreboard)
 TEST(nvidia_bound_matrix_from_tensor_instructions)
 {
 	jv *b = nv_bubbles("k.cu");
-	jv *t = fixture_parse("{\"evidence\":{\"matrix_latency\":450}}");
+	kernel_traits t;
+	kernel_traits_init(&t);
+	t.basis = TRAITS_FROM_SASS;
+	t.evidence.matrix_latency = 450;
 	bound_verdict v;
 	/* 450 of 1000 samples on HMMA/HGMMA = 45% >= 40: compute before memory */
-	bound_decide_traits(b, NULL, t, &v);
+	bound_decide_traits(b, NULL, &t, &v);
 	CHECK_STR(v.bound, "compute");
 	CHECK_STR(v.confidence, "medium");
 	CHECK(strstr(v.why, "45.0% of all warp-state samples") != NULL);
-	jv_free(t);
 	jv_free(b);
 }
 
 TEST(nvidia_traits_platform_and_language)
 {
-	jv *t = jv_object();
+	kernel_traits t;
+	kernel_traits_init(&t);
 	jv *b = nv_bubbles("k.cu");
-	kernel_traits_add_platform(t, b);
-	CHECK_STR(jv_string(jv_get(t, "backend")), "nvidia");
-	CHECK_STR(jv_string(jv_get(t, "language")), "cuda");
+	kernel_traits_add_platform(&t, b);
+	CHECK_INT(t.vendor, VENDOR_NVIDIA);
+	CHECK_INT(t.language, LANG_CUDA);
+	jv *o = kernel_traits_to_jv(&t);
+	CHECK_STR(jv_string(jv_get(o, "backend")), "nvidia");
+	CHECK_STR(jv_string(jv_get(o, "language")), "cuda");
+	jv_free(o);
 	jv_free(b);
 	b = nv_bubbles("tsm.py");
-	kernel_traits_add_platform(t, b);
-	CHECK_STR(jv_string(jv_get(t, "language")), "triton");
+	kernel_traits_add_platform(&t, b);
+	CHECK_STR(kernel_trait_get(&t, "language").s, "triton");
 	jv_free(b);
 	b = nv_bubbles("k.txt"); /* neither: unknown, so rules of both languages apply */
-	kernel_traits_add_platform(t, b);
-	CHECK(t_is_null(jv_get(t, "language")));
+	kernel_traits_add_platform(&t, b);
+	CHECK_INT(kernel_trait_get(&t, "language").kind, TRAIT_UNKNOWN);
+	o = kernel_traits_to_jv(&t);
+	CHECK(jv_get(o, "language") && jv_type_of(jv_get(o, "language")) == JV_NULL);
+	jv_free(o);
 	jv_free(b);
 	b = fixture_parse("{\"totals\":{}}"); /* no backend key: AMD, FlyDSL */
-	kernel_traits_add_platform(t, b);
-	CHECK_STR(jv_string(jv_get(t, "backend")), "amd");
-	CHECK_STR(jv_string(jv_get(t, "language")), "flydsl");
+	kernel_traits_add_platform(&t, b);
+	CHECK_STR(kernel_trait_get(&t, "backend").s, "amd");
+	CHECK_STR(kernel_trait_get(&t, "language").s, "flydsl");
 	jv_free(b);
-	jv_free(t);
 }
 
 static int count_language(const jv *rep, const char *lang)
@@ -270,17 +279,19 @@ TEST(nvidia_shipped_flydsl_rules_are_amd_only)
 	int nv = 0;
 	for (size_t i = 0; i < r.n; i++) {
 		const char *lang = jv_string(jv_get(r.v[i].knob_v, "language"));
-		jv *amd = fixture_parse("{\"backend\":\"amd\",\"language\":\"flydsl\"}");
-		jv *cu = fixture_parse("{\"backend\":\"nvidia\",\"language\":\"cuda\"}");
+		kernel_traits amd, cu;
+		kernel_traits_init(&amd);
+		kernel_traits_init(&cu);
+		amd.platform_known = cu.platform_known = 1;
+		amd.vendor = VENDOR_AMD, amd.language = LANG_FLYDSL;
+		cu.vendor = VENDOR_NVIDIA, cu.language = LANG_CUDA;
 		if (strcmp(lang, "flydsl") == 0) {
-			CHECK(rule_for_platform(&r.v[i], amd));
-			CHECK(!rule_for_platform(&r.v[i], cu));
+			CHECK(rule_for_platform(&r.v[i], &amd));
+			CHECK(!rule_for_platform(&r.v[i], &cu));
 		} else {
-			CHECK(!rule_for_platform(&r.v[i], amd));
+			CHECK(!rule_for_platform(&r.v[i], &amd));
 			nv++;
 		}
-		jv_free(amd);
-		jv_free(cu);
 	}
 	CHECK(nv >= 20);
 	rules_release(&r);

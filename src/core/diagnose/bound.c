@@ -2,6 +2,7 @@
  * code agree. */
 #include "core/diagnose/bound.h"
 
+#include "core/diagnose/kernel_traits.h"
 #include "core/diagnose/rule_signals.h"
 
 #include <stdio.h>
@@ -83,7 +84,7 @@ typedef struct shares {
 	const char *mem_what, *matrix_what, *stall_unit, *lat_unit;
 } shares;
 
-static void measure(const jv *b, const jv *traits, shares *m)
+static void measure(const jv *b, const kernel_traits *traits, shares *m)
 {
 	const jv *tot = jv_get(b, "totals");
 	double lat = jv_num(jv_get(tot, "latency")), stall = jv_num(jv_get(tot, "stall"));
@@ -97,14 +98,15 @@ static void measure(const jv *b, const jv *traits, shares *m)
 		return;
 	}
 	m->mem = pct(sum_stall(b, mem_nvidia), stall);
-	const jv *ml = jv_get(jv_get(traits, "evidence"), "matrix_latency");
-	m->matrix = jv_is_num(ml) ? pct(jv_num(ml), lat) : -1;
+	int64_t ml = traits ? traits->evidence.matrix_latency : -1;
+	m->matrix = ml >= 0 ? pct((double)ml, lat) : -1;
 	m->mem_what = "long_scoreboard + lg_throttle + tex_throttle";
 	m->matrix_what = "tensor-core instructions (HMMA/HGMMA/IMMA/...)";
 	m->stall_unit = "stall samples", m->lat_unit = "all warp-state samples";
 }
 
-static void trace_decide(const jv *b, const jv *traits, bound_verdict *v, const char *prefix)
+static void trace_decide(const jv *b, const kernel_traits *traits, bound_verdict *v,
+			 const char *prefix)
 {
 	const jv *tot = jv_get(b, "totals");
 	double lat = jv_num(jv_get(tot, "latency"));
@@ -145,7 +147,8 @@ static void trace_decide(const jv *b, const jv *traits, bound_verdict *v, const 
 	}
 }
 
-void bound_decide_traits(const jv *bubbles, const jv *counters, const jv *traits, bound_verdict *v)
+void bound_decide_traits(const jv *bubbles, const jv *counters, const kernel_traits *traits,
+			 bound_verdict *v)
 {
 	memset(v, 0, sizeof *v);
 	v->calibrated = -1;

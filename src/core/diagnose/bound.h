@@ -24,6 +24,7 @@
 #define FLYPROF_CORE_BOUND_H
 
 #include "base/json/jv.h"
+#include "core/diagnose/kernel_traits.h"
 
 typedef struct bound_verdict {
 	const char *bound;	/* "memory", "compute", "latency" or "unknown" (static) */
@@ -39,8 +40,9 @@ typedef struct bound_verdict {
  * so. */
 void bound_decide(const jv *bubbles, const jv *counters, bound_verdict *v);
 /* The same with the kernel traits (kernel_traits.h; may be NULL), which carry the NVIDIA
- * tensor-core share (evidence.matrix_latency). */
-void bound_decide_traits(const jv *bubbles, const jv *counters, const jv *traits, bound_verdict *v);
+ * tensor-core share (evidence.matrix_latency, -1 when not measured). */
+void bound_decide_traits(const jv *bubbles, const jv *counters, const kernel_traits *traits,
+			 bound_verdict *v);
 /* {"bound","basis","confidence","calibrated","why"}; owned by the caller. */
 jv *bound_to_jv(const bound_verdict *v);
 /* 1 when rule gating should apply (the verdict is not unknown). */

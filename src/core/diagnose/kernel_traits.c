@@ -4,17 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const kernel_trait_names[] = {"has_mfma", "has_lds_traffic", "has_lds_dma", "has_loop",
-					  "kind",     "backend",	 "language",	NULL};
-
-int kernel_trait_known(const char *name)
-{
-	for (size_t i = 0; kernel_trait_names[i]; i++)
-		if (strcmp(kernel_trait_names[i], name) == 0)
-			return 1;
-	return 0;
-}
-
 static int starts(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
@@ -103,25 +92,16 @@ static void count_sass(const trace_dispatch *d, counts *c)
 	}
 }
 
-static jv *traits_from_sass(const trace_dispatch *d)
+static void traits_from_sass(const trace_dispatch *d, kernel_traits *t)
 {
 	counts c;
 	count_sass(d, &c);
-	jv *o = jv_object();
-	jv_set_bool(o, "has_mfma", c.mfma > 0);
-	jv_set_bool(o, "has_lds_traffic", c.lds > 0);
-	jv_set(o, "has_lds_dma", jv_null());
-	jv_set(o, "has_loop", jv_null());
-	jv_set_str(o, "kind", c.mfma > 0 ? "matrix" : "streaming");
-	jv *ev = jv_set(o, "evidence", jv_object());
-	jv_set_int(ev, "mfma_hits", c.mfma);
-	jv_set_int(ev, "matrix_latency", c.mfma_latency);
-	jv_set_int(ev, "lds_access_hits", c.lds);
-	jv_set_str(o, "basis",
-		   "SASS instructions (Nsight Compute samples): executed HMMA/HGMMA/IMMA/DMMA/QMMA/"
-		   "OMMA/UTC*MMA (tensor cores; matrix_latency = their samples) and LDS/STS/LDSM/"
-		   "ATOMS (shared memory); has_lds_dma and has_loop are not judged from SASS");
-	return o;
+	t->basis = TRAITS_FROM_SASS;
+	t->has_matrix_ops = c.mfma > 0 ? TRI_YES : TRI_NO;
+	t->has_shared_mem_traffic = c.lds > 0 ? TRI_YES : TRI_NO;
+	t->evidence.matrix_hits = c.mfma;
+	t->evidence.matrix_latency = c.mfma_latency;
+	t->evidence.shared_hits = c.lds;
 }
 
 static void count_trace(const trace_dispatch *d, counts *c)
@@ -147,55 +127,53 @@ static void count_trace(const trace_dispatch *d, counts *c)
 	}
 }
 
-jv *kernel_traits_from_trace(const trace_dispatch *d)
+void kernel_traits_init(kernel_traits *t)
 {
-	if (d->unit && strcmp(d->unit, "samples") == 0)
-		return traits_from_sass(d);
+	memset(t, 0, sizeof *t);
+	t->has_matrix_ops = t->has_shared_mem_traffic = TRI_UNKNOWN;
+	t->has_shared_mem_dma = t->has_loop = TRI_UNKNOWN;
+	t->basis = TRAITS_FROM_MIX;
+	t->evidence.matrix_latency = -1;
+	t->language = LANG_UNKNOWN;
+}
+
+void kernel_traits_from_trace(const trace_dispatch *d, kernel_traits *t)
+{
+	kernel_traits_init(t);
+	if (d->unit && strcmp(d->unit, "samples") == 0) {
+		traits_from_sass(d, t);
+		return;
+	}
 	counts c;
 	count_trace(d, &c);
 	double iters = c.entry > 0 ? (double)c.back / (double)c.entry : 0;
-	jv *o = jv_object();
-	jv_set_bool(o, "has_mfma", c.mfma > 0);
-	jv_set_bool(o, "has_lds_traffic", c.lds > 0);
-	jv_set_bool(o, "has_lds_dma", c.lds_dma > 0);
-	jv_set_bool(o, "has_loop", iters >= KERNEL_TRAITS_LOOP_MIN);
-	jv_set_str(o, "kind", c.mfma > 0 ? "matrix" : "streaming");
-	jv *ev = jv_set(o, "evidence", jv_object());
-	jv_set_int(ev, "mfma_hits", c.mfma);
-	jv_set_int(ev, "lds_access_hits", c.lds);
-	jv_set_int(ev, "lds_dma_hits", c.lds_dma);
-	jv_set_int(ev, "loop_branch_hits", c.back);
-	jv_set_int(ev, "entry_hits", c.entry);
-	jv_set_round(ev, "loop_iterations_per_wave", iters, 2);
-	jv_set_str(o, "basis",
-		   "trace instructions: executed v_mfma/v_smfma, ds_* (not swizzle/permute), "
-		   "buffer/global_load ... lds, and the busiest backward branch's hits per wave "
-		   "(its hits / the first instruction's hits)");
-	return o;
+	t->basis = TRAITS_FROM_TRACE;
+	t->has_matrix_ops = c.mfma > 0 ? TRI_YES : TRI_NO;
+	t->has_shared_mem_traffic = c.lds > 0 ? TRI_YES : TRI_NO;
+	t->has_shared_mem_dma = c.lds_dma > 0 ? TRI_YES : TRI_NO;
+	t->has_loop = iters >= KERNEL_TRAITS_LOOP_MIN ? TRI_YES : TRI_NO;
+	t->evidence.matrix_hits = c.mfma;
+	t->evidence.shared_hits = c.lds;
+	t->evidence.shared_dma_hits = c.lds_dma;
+	t->evidence.loop_branch_hits = c.back;
+	t->evidence.entry_hits = c.entry;
+	t->evidence.loop_iterations_per_wave = iters;
 }
 
-jv *kernel_traits_from_bubbles(const jv *bubbles)
+void kernel_traits_from_bubbles(const jv *bubbles, kernel_traits *t)
 {
+	kernel_traits_init(t);
 	const jv *dyn = jv_get(jv_get(bubbles, "mix"), "dynamic");
 	double mfma = jv_num(jv_get(dyn, "mfma")), lds = jv_num(jv_get(dyn, "lds_issue"));
-	jv *o = jv_object();
-	jv_set_bool(o, "has_mfma", mfma > 0);
-	jv_set_bool(o, "has_lds_traffic", lds > 0);
-	jv_set(o, "has_lds_dma", jv_null());
-	jv_set(o, "has_loop", jv_null());
-	jv_set_str(o, "kind", mfma > 0 ? "matrix" : "streaming");
-	jv *ev = jv_set(o, "evidence", jv_object());
-	jv_set_round(ev, "mfma_hits", mfma, 0);
-	jv_set_round(ev, "lds_issue_hits", lds, 0);
-	jv_set_str(o, "basis",
-		   "bubbles mix.dynamic only (no trace): has_lds_dma and has_loop unknown; "
-		   "has_lds_traffic counts every lds_issue instruction");
-	return o;
+	t->has_matrix_ops = mfma > 0 ? TRI_YES : TRI_NO;
+	t->has_shared_mem_traffic = lds > 0 ? TRI_YES : TRI_NO;
+	t->evidence.mix_matrix = mfma;
+	t->evidence.mix_lds_issue = lds;
 }
 
 /* The language of the source files holding most stall among bubbles.lines (.py = Triton,
- * .cu/.cuh = CUDA), or NULL. */
-static const char *nvidia_language(const jv *bubbles)
+ * .cu/.cuh = CUDA), or unknown. */
+static kernel_language nvidia_language(const jv *bubbles)
 {
 	const jv *lines = jv_get(bubbles, "lines");
 	double py = 0, cu = 0;
@@ -211,38 +189,192 @@ static const char *nvidia_language(const jv *bubbles)
 			cu += st > 0 ? st : 0;
 	}
 	if (py <= 0 && cu <= 0)
-		return NULL;
-	return py >= cu ? "triton" : "cuda";
+		return LANG_UNKNOWN;
+	return py >= cu ? LANG_TRITON : LANG_CUDA;
 }
 
-void kernel_traits_add_platform(jv *traits, const jv *bubbles)
+void kernel_traits_add_platform(kernel_traits *t, const jv *bubbles)
 {
 	const char *be = jv_string(jv_get(bubbles, "backend"));
 	int nv = be && strcmp(be, "nvidia") == 0;
-	jv_set_str(traits, "backend", nv ? "nvidia" : "amd");
-	const char *lang = nv ? nvidia_language(bubbles) : "flydsl";
-	jv_set(traits, "language", lang ? jv_str(lang) : jv_null());
-	jv_set_str(traits, "platform_basis",
-		   nv ? "backend from bubbles.backend; language from the extension of the source "
-			"files holding most stall in bubbles.lines (.py = triton, .cu/.cuh = cuda)"
-		      : "backend amd (bubbles.backend absent or amd): FlyDSL kernels");
+	t->platform_known = 1;
+	t->vendor = nv ? VENDOR_NVIDIA : VENDOR_AMD;
+	t->language = nv ? nvidia_language(bubbles) : LANG_FLYDSL;
+}
+
+/* ---- the trait table: struct fields under their external names ---- */
+
+static trait_value tv_tri(tristate v)
+{
+	trait_value r = {v == TRI_UNKNOWN ? TRAIT_UNKNOWN : TRAIT_BOOL, v == TRI_YES, NULL};
+	return r;
+}
+
+static trait_value tv_str(const char *s)
+{
+	trait_value r = {s ? TRAIT_STR : TRAIT_UNKNOWN, 0, s};
+	return r;
+}
+
+static trait_value get_matrix(const kernel_traits *t)
+{
+	return tv_tri(t->has_matrix_ops);
+}
+
+static trait_value get_shared(const kernel_traits *t)
+{
+	return tv_tri(t->has_shared_mem_traffic);
+}
+
+static trait_value get_shared_dma(const kernel_traits *t)
+{
+	return tv_tri(t->has_shared_mem_dma);
+}
+
+static trait_value get_loop(const kernel_traits *t)
+{
+	return tv_tri(t->has_loop);
+}
+
+static trait_value get_kind(const kernel_traits *t)
+{
+	return tv_str(t->has_matrix_ops == TRI_UNKNOWN ? NULL
+		      : t->has_matrix_ops == TRI_YES   ? "matrix"
+						       : "streaming");
+}
+
+static trait_value get_backend(const kernel_traits *t)
+{
+	return tv_str(t->platform_known ? vendor_name(t->vendor) : NULL);
+}
+
+static const char *const language_names[] = {NULL, "flydsl", "triton", "cuda"};
+
+static trait_value get_language(const kernel_traits *t)
+{
+	return tv_str(t->platform_known ? language_names[t->language] : NULL);
+}
+
+static const char *const backends[] = {"amd", "nvidia", NULL};
+static const char *const languages[] = {"flydsl", "triton", "cuda", NULL};
+#define ANY_VALUE "true, false or a string"
+
+const kernel_trait_def kernel_trait_table[] = {
+    {"has_mfma", get_matrix, NULL, ANY_VALUE, 0},
+    {"has_lds_traffic", get_shared, NULL, ANY_VALUE, 0},
+    {"has_lds_dma", get_shared_dma, NULL, ANY_VALUE, 0},
+    {"has_loop", get_loop, NULL, ANY_VALUE, 0},
+    {"kind", get_kind, NULL, ANY_VALUE, 0},
+    {"backend", get_backend, backends, "amd or nvidia", 1},
+    {"language", get_language, languages, "flydsl, triton or cuda", 1},
+    {NULL, NULL, NULL, NULL, 0}};
+
+const kernel_trait_def *kernel_trait_find(const char *name)
+{
+	for (size_t i = 0; kernel_trait_table[i].name; i++)
+		if (strcmp(kernel_trait_table[i].name, name) == 0)
+			return &kernel_trait_table[i];
+	return NULL;
+}
+
+int kernel_trait_known(const char *name)
+{
+	return kernel_trait_find(name) != NULL;
+}
+
+trait_value kernel_trait_get(const kernel_traits *t, const char *name)
+{
+	const kernel_trait_def *d = kernel_trait_find(name);
+	if (!t || !d)
+		return tv_str(NULL);
+	return d->get(t);
+}
+
+int trait_value_equal(trait_value a, trait_value b)
+{
+	if (a.kind == TRAIT_UNKNOWN || a.kind != b.kind)
+		return 0;
+	return a.kind == TRAIT_BOOL ? !a.b == !b.b : strcmp(a.s, b.s) == 0;
 }
 
 const char *kernel_trait_values(const char *name)
 {
-	if (strcmp(name, "backend") == 0)
-		return "amd or nvidia";
-	if (strcmp(name, "language") == 0)
-		return "flydsl, triton or cuda";
-	return "true, false or a string";
+	const kernel_trait_def *d = kernel_trait_find(name);
+	return d ? d->values : ANY_VALUE;
 }
 
-int kernel_trait_value_ok(const char *name, const jv *v)
+int kernel_trait_value_ok(const char *name, trait_value v)
 {
-	const char *s = jv_string(v);
-	if (strcmp(name, "backend") == 0)
-		return s && (!strcmp(s, "amd") || !strcmp(s, "nvidia"));
-	if (strcmp(name, "language") == 0)
-		return s && (!strcmp(s, "flydsl") || !strcmp(s, "triton") || !strcmp(s, "cuda"));
-	return 1;
+	const kernel_trait_def *d = kernel_trait_find(name);
+	if (!d || !d->allowed)
+		return 1;
+	for (size_t i = 0; v.kind == TRAIT_STR && d->allowed[i]; i++)
+		if (strcmp(d->allowed[i], v.s) == 0)
+			return 1;
+	return 0;
+}
+
+/* ---- report.json ---- */
+
+static jv *trait_jv(trait_value v)
+{
+	return v.kind == TRAIT_BOOL ? jv_bool(v.b) : v.kind == TRAIT_STR ? jv_str(v.s) : jv_null();
+}
+
+static void evidence_jv(jv *ev, const kernel_traits *t)
+{
+	const traits_evidence *e = &t->evidence;
+	switch (t->basis) {
+	case TRAITS_FROM_SASS:
+		jv_set_int(ev, "mfma_hits", e->matrix_hits);
+		jv_set_int(ev, "matrix_latency", e->matrix_latency);
+		jv_set_int(ev, "lds_access_hits", e->shared_hits);
+		break;
+	case TRAITS_FROM_TRACE:
+		jv_set_int(ev, "mfma_hits", e->matrix_hits);
+		jv_set_int(ev, "lds_access_hits", e->shared_hits);
+		jv_set_int(ev, "lds_dma_hits", e->shared_dma_hits);
+		jv_set_int(ev, "loop_branch_hits", e->loop_branch_hits);
+		jv_set_int(ev, "entry_hits", e->entry_hits);
+		jv_set_round(ev, "loop_iterations_per_wave", e->loop_iterations_per_wave, 2);
+		break;
+	case TRAITS_FROM_MIX:
+		jv_set_round(ev, "mfma_hits", e->mix_matrix, 0);
+		jv_set_round(ev, "lds_issue_hits", e->mix_lds_issue, 0);
+		break;
+	}
+}
+
+static const char *const basis_text[] = {
+    [TRAITS_FROM_MIX] = "bubbles mix.dynamic only (no trace): has_lds_dma and has_loop unknown; "
+			"has_lds_traffic counts every lds_issue instruction",
+    [TRAITS_FROM_TRACE] = "trace instructions: executed v_mfma/v_smfma, ds_* (not "
+			  "swizzle/permute), buffer/global_load ... lds, and the busiest backward "
+			  "branch's hits per wave (its hits / the first instruction's hits)",
+    [TRAITS_FROM_SASS] = "SASS instructions (Nsight Compute samples): executed HMMA/HGMMA/IMMA/"
+			 "DMMA/QMMA/OMMA/UTC*MMA (tensor cores; matrix_latency = their samples) "
+			 "and LDS/STS/LDSM/ATOMS (shared memory); has_lds_dma and has_loop are not "
+			 "judged from SASS"};
+
+jv *kernel_traits_to_jv(const kernel_traits *t)
+{
+	jv *o = jv_object();
+	for (size_t i = 0; kernel_trait_table[i].name; i++)
+		if (!kernel_trait_table[i].platform)
+			jv_set(o, kernel_trait_table[i].name,
+			       trait_jv(kernel_trait_table[i].get(t)));
+	evidence_jv(jv_set(o, "evidence", jv_object()), t);
+	jv_set_str(o, "basis", basis_text[t->basis]);
+	if (!t->platform_known)
+		return o;
+	for (size_t i = 0; kernel_trait_table[i].name; i++)
+		if (kernel_trait_table[i].platform)
+			jv_set(o, kernel_trait_table[i].name,
+			       trait_jv(kernel_trait_table[i].get(t)));
+	jv_set_str(o, "platform_basis",
+		   t->vendor == VENDOR_NVIDIA
+		       ? "backend from bubbles.backend; language from the extension of the source "
+			 "files holding most stall in bubbles.lines (.py = triton, .cu/.cuh = cuda)"
+		       : "backend amd (bubbles.backend absent or amd): FlyDSL kernels");
+	return o;
 }

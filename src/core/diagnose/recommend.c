@@ -498,8 +498,8 @@ static jv *why_rank1(const jv *recs, const jv *not_fired, const jv *b)
 }
 
 void recommend_run(const rules *r, const jv *bubbles, const jv *signals, const jv *occupancy,
-		   const jv *facts, const bound_verdict *bv, const jv *traits, const jv *buckets,
-		   recommend_result *out)
+		   const jv *facts, const bound_verdict *bv, const kernel_traits *traits,
+		   const jv *buckets, recommend_result *out)
 {
 	cand *cs = xcalloc(r->n ? r->n : 1, sizeof *cs);
 	size_t n = 0;

@@ -48,8 +48,8 @@ typedef struct recommend_result {
  * (kernel_traits.h) and buckets (entry-bucket lines, evidence_loc.h) may be NULL. Never
  * fails. */
 void recommend_run(const rules *r, const jv *bubbles, const jv *signals, const jv *occupancy,
-		   const jv *facts, const bound_verdict *bv, const jv *traits, const jv *buckets,
-		   recommend_result *out);
+		   const jv *facts, const bound_verdict *bv, const kernel_traits *traits,
+		   const jv *buckets, recommend_result *out);
 void recommend_release(recommend_result *res);
 
 /* The native class with the most stall cycles in bubbles.classes, or NULL. */

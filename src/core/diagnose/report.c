@@ -337,17 +337,21 @@ jv *report_build(const report_inputs *in, const rules *r)
 	jv_set_str(rep, "backend", be && strcmp(be, "nvidia") == 0 ? "nvidia" : "amd");
 	jv_set_str(rep, "unit", w.unit);
 	jv_set_str(rep, "headline", "");
-	jv *traits = in->traits ? jv_copy(in->traits) : kernel_traits_from_bubbles(b);
-	kernel_traits_add_platform(traits, b);
+	kernel_traits traits;
+	if (in->traits)
+		traits = *in->traits;
+	else
+		kernel_traits_from_bubbles(b, &traits);
+	kernel_traits_add_platform(&traits, b);
 	bound_verdict bv;
-	bound_decide_traits(b, in->counters, traits, &bv);
+	bound_decide_traits(b, in->counters, &traits, &bv);
 	jv *bound = jv_set(rep, "bound", bound_to_jv(&bv));
 	roofline_into_bound(bound, jv_get(in->facts, "roofline"));
 	jv_set(rep, "totals", copy_or_null(jv_get(b, "totals")));
 	jv_set(rep, "stall_taxonomy", taxonomy(b));
 	jv_set(rep, "occupancy", occupancy_section(in->occupancy, b));
 	jv_set(rep, "wave_states", copy_or_null(jv_get(b, "wave_states")));
-	jv_set(rep, "kernel_traits", traits);
+	jv_set(rep, "kernel_traits", kernel_traits_to_jv(&traits));
 	const jv *buckets = jv_set(rep, "entry_buckets",
 				   in->entry_buckets ? jv_copy(in->entry_buckets) : jv_object());
 	static const char *const fact_keys[] = {"isa_facts", "launch_geometry", "wave_facts",
@@ -357,7 +361,7 @@ jv *report_build(const report_inputs *in, const rules *r)
 	jv *sig = rule_signals_build(b, in->counters, in->occupancy);
 	fact_signals_add(sig, in->facts, in->occupancy);
 	recommend_result rr;
-	recommend_run(r, b, sig, in->occupancy, in->facts, &bv, traits, buckets, &rr);
+	recommend_run(r, b, sig, in->occupancy, in->facts, &bv, &traits, buckets, &rr);
 	jv_set(rep, "recommendations", rr.recs);
 	jv_set(rep, "why_rank_1", rr.why_rank1);
 	if (in->ncu_findings)

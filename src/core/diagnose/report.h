@@ -16,6 +16,7 @@
 #define FLYPROF_CORE_REPORT_H
 
 #include "base/json/jv.h"
+#include "core/diagnose/kernel_traits.h"
 #include "core/diagnose/rules.h"
 
 /* A class whose share of totals.stall is at least this many % is flagged is_bubble. */
@@ -29,7 +30,8 @@ typedef struct report_inputs {
 	const jv *tile;	     /* tile.json or NULL */
 	const jv *missing;   /* array of strings: inputs that were absent, or NULL */
 	const jv *sources;   /* where the .py lines came from (codeobj_fill_sources), or NULL */
-	const jv *traits;    /* kernel_traits_from_trace, or NULL: derived from the bubbles mix */
+	/* kernel_traits_from_trace, or NULL: derived from the bubbles mix */
+	const kernel_traits *traits;
 	const jv *entry_buckets; /* evloc_scan_trace (evidence_loc.h), or NULL: no bucket known */
 	/* {isa_facts, launch_geometry, wave_facts, roofline, exposed_stall} (docs/diagnosis.md),
 	 * any key absent, or NULL: copied to report.json under the same keys and read by the

@@ -241,10 +241,15 @@ static int parse_applies(vctx *c, const jv *a, const char *ptr, rule *ru)
 		if (jv_type_of(v) != JV_BOOL && jv_type_of(v) != JV_STRING)
 			return bad(c, p, "true, false or a string", "%s",
 				   "a trait value must be a boolean or a string");
-		if (!kernel_trait_value_ok(k, v))
+		trait_value want = {TRAIT_STR, 0, jv_string(v)};
+		if (jv_type_of(v) == JV_BOOL)
+			want = (trait_value){TRAIT_BOOL, jv_is_true(v), NULL};
+		if (!kernel_trait_value_ok(k, want))
 			return bad(c, p, kernel_trait_values(k), "bad value for trait \"%s\"", k);
+		if (want.s)
+			want.s = xstrdup(want.s);
 		ru->applies[i].name = xstrdup(k);
-		ru->applies[i].want = jv_copy(v);
+		ru->applies[i].want = want;
 		ru->n_applies = i + 1;
 	}
 	return 0;
@@ -254,7 +259,7 @@ static const char *applies_str(const rule *ru, const char *trait)
 {
 	for (size_t i = 0; i < ru->n_applies; i++)
 		if (strcmp(ru->applies[i].name, trait) == 0)
-			return jv_string(ru->applies[i].want);
+			return ru->applies[i].want.s;
 	return NULL;
 }
 
@@ -591,7 +596,7 @@ void rules_release(rules *r)
 		}
 		for (size_t k = 0; k < ru->n_applies; k++) {
 			free(ru->applies[k].name);
-			jv_free(ru->applies[k].want);
+			free((char *)ru->applies[k].want.s);
 		}
 	}
 	free(r->v);
@@ -670,34 +675,34 @@ void rule_eval(const rule *ru, const jv *signals, const char *bound, int gating,
 	o->status = gating && ru->gate && b && !(ru->gate & b) ? RULE_GATED : RULE_FIRED;
 }
 
-static void value_text(const jv *v, char *buf, size_t n)
+static void value_text(trait_value v, char *buf, size_t n)
 {
-	if (jv_type_of(v) == JV_BOOL)
-		snprintf(buf, n, "%s", jv_is_true(v) ? "true" : "false");
-	else
-		snprintf(buf, n, "%s", jv_string(v) ? jv_string(v) : "?");
+	snprintf(buf, n, "%s",
+		 v.kind == TRAIT_BOOL  ? (v.b ? "true" : "false")
+		 : v.kind == TRAIT_STR ? v.s
+				       : "?");
 }
 
-int rule_for_platform(const rule *ru, const jv *traits)
+int rule_for_platform(const rule *ru, const kernel_traits *traits)
 {
 	for (size_t i = 0; i < ru->n_applies; i++) {
-		const char *n = ru->applies[i].name;
-		if (strcmp(n, "backend") != 0 && strcmp(n, "language") != 0)
+		const kernel_trait_def *d = kernel_trait_find(ru->applies[i].name);
+		if (!d || !d->platform)
 			continue;
-		const jv *have = jv_get(traits, n);
-		if (jv_type_of(have) != JV_NULL && !jv_equal(have, ru->applies[i].want))
+		trait_value have = kernel_trait_get(traits, d->name);
+		if (have.kind != TRAIT_UNKNOWN && !trait_value_equal(have, ru->applies[i].want))
 			return 0;
 	}
 	return 1;
 }
 
-int rule_applies(const rule *ru, const jv *traits, char *why, size_t whysz)
+int rule_applies(const rule *ru, const kernel_traits *traits, char *why, size_t whysz)
 {
 	if (whysz)
 		why[0] = '\0';
 	for (size_t i = 0; i < ru->n_applies; i++) {
-		const jv *have = jv_get(traits, ru->applies[i].name);
-		if (jv_type_of(have) == JV_NULL || jv_equal(have, ru->applies[i].want))
+		trait_value have = kernel_trait_get(traits, ru->applies[i].name);
+		if (have.kind == TRAIT_UNKNOWN || trait_value_equal(have, ru->applies[i].want))
 			continue;
 		char w[32], h[32];
 		value_text(ru->applies[i].want, w, sizeof w);

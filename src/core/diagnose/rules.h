@@ -23,6 +23,7 @@
 
 #include "base/err.h"
 #include "base/json/jv.h"
+#include "core/diagnose/kernel_traits.h"
 
 #include <stddef.h>
 
@@ -40,8 +41,8 @@ typedef struct rule_cond {
 } rule_cond;
 
 typedef struct rule_trait {
-	char *name; /* a kernel trait (kernel_trait_known) */
-	jv *want;   /* the required value: a boolean or a string (owned) */
+	char *name;	  /* a kernel trait (kernel_trait_table) */
+	trait_value want; /* the required value: a boolean or a string (want.s owned) */
 } rule_trait;
 
 /* Bound verdicts a rule can be gated on (bit flags). */
@@ -135,11 +136,11 @@ void rule_eval(const rule *ru, const jv *signals, const char *bound, int gating,
 
 /* 1 when the rule applies to a kernel with these traits (kernel_traits.h), else 0 and `why`
  * says which trait differs ("needs has_mfma = true; this kernel has has_mfma = false"). A trait
- * that is absent or null in `traits` (unknown) never excludes a rule; traits may be NULL. */
-int rule_applies(const rule *ru, const jv *traits, char *why, size_t whysz);
+ * that is unknown never excludes a rule; traits may be NULL (all unknown). */
+int rule_applies(const rule *ru, const kernel_traits *traits, char *why, size_t whysz);
 /* 0 when the rule is for another platform: its backend or language trait differs from a known
  * one in `traits` (a FlyDSL rule on a CUDA kernel). Such rules are not listed as not applied,
  * only counted: they were never candidates. */
-int rule_for_platform(const rule *ru, const jv *traits);
+int rule_for_platform(const rule *ru, const kernel_traits *traits);
 
 #endif
