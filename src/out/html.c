@@ -33,6 +33,13 @@ void html_esc(strbuf *out, const char *s)
 		html_escn(out, s, strlen(s));
 }
 
+void html_text(strbuf *out, const char *before, const char *s, const char *after)
+{
+	sb_adds(out, before);
+	html_esc(out, s);
+	sb_adds(out, after);
+}
+
 const char *html_class_color(const char *klass)
 {
 	/* memory-ish classes warm, sync violet, compute cool, the rest grey-blue */

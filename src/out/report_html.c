@@ -77,9 +77,7 @@ static int truthy(const jv *v)
 static void summary(strbuf *out, const jv *rep)
 {
 	const jv *d = jv_get(rep, "dispatch"), *b = jv_get(rep, "bound");
-	sb_adds(out, "<header id=\"summary\"><h1>");
-	html_esc(out, str(rep, "kernel"));
-	sb_adds(out, " <small>");
+	html_text(out, "<header id=\"summary\"><h1>", str(rep, "kernel"), " <small>");
 	html_esc(out, str(rep, "arch"));
 	sb_adds(out, " &middot; ");
 	html_esc(out, str(rep, "backend"));
@@ -88,22 +86,13 @@ static void summary(strbuf *out, const jv *rep)
 		html_esc(out, str(d, "id"));
 	}
 	const char *kind = str(jv_get(rep, "kernel_traits"), "kind");
-	if (*kind) {
-		sb_adds(out, " &middot; ");
-		html_esc(out, kind);
-		sb_adds(out, " kernel");
-	}
-	sb_adds(out, "</small></h1><p class=\"headline\">");
-	html_esc(out, str(rep, "headline"));
-	sb_adds(out, "</p>");
+	if (*kind)
+		html_text(out, " &middot; ", kind, " kernel");
+	html_text(out, "</small></h1><p class=\"headline\">", str(rep, "headline"), "</p>");
 	if (*str(b, "bound")) {
-		sb_adds(out, "<p class=\"bound\"><b>");
-		html_esc(out, str(b, "bound"));
-		sb_adds(out, "-bound</b> ");
+		html_text(out, "<p class=\"bound\"><b>", str(b, "bound"), "-bound</b> ");
 		html_esc(out, str(b, "basis"));
-		sb_adds(out, ", ");
-		html_esc(out, str(b, "confidence"));
-		sb_adds(out, " confidence: ");
+		html_text(out, ", ", str(b, "confidence"), " confidence: ");
 		html_esc(out, str(b, "why"));
 		sb_adds(out, "</p>");
 	}
@@ -145,9 +134,8 @@ static void findings(strbuf *out, const jv *rep, const jv *view)
 			sb_addf(out,
 				" <span class=\"gain\" title=\"upper bound\">&le;%.1f%%</span>",
 				jv_num(g));
-		sb_adds(out, " <span class=\"conf\">");
-		html_esc(out, str(r, "confidence"));
-		sb_adds(out, " confidence</span></div><p>");
+		html_text(out, " <span class=\"conf\">", str(r, "confidence"),
+			  " confidence</span></div><p>");
 		html_esc(out, str(r, "change"));
 		sb_adds(out, "</p>");
 		const char *src = rec_source(r);
@@ -161,23 +149,15 @@ static void findings(strbuf *out, const jv *rep, const jv *view)
 			html_esc(out, base);
 			sb_adds(out, *anchor ? "</a>" : "");
 			const char *isa = str(jv_get(jv_get(r, "evidence"), "hotspot"), "isa");
-			if (*isa) {
-				sb_adds(out, " <code>");
-				html_esc(out, isa);
-				sb_adds(out, "</code>");
-			}
+			if (*isa)
+				html_text(out, " <code>", isa, "</code>");
 			sb_adds(out, "</p>");
 		}
-		if (k && *str(k, "api")) {
-			sb_adds(out, "<p class=\"note\">api: <code>");
-			html_esc(out, str(k, "api"));
-			sb_adds(out, "</code></p>");
-		}
-		if (*str(r, "verify")) {
-			sb_adds(out, "<p class=\"note\">verify: ");
-			html_esc(out, str(r, "verify"));
-			sb_adds(out, "</p>");
-		}
+		if (k && *str(k, "api"))
+			html_text(out, "<p class=\"note\">api: <code>", str(k, "api"),
+				  "</code></p>");
+		if (*str(r, "verify"))
+			html_text(out, "<p class=\"note\">verify: ", str(r, "verify"), "</p>");
 		sb_adds(out, "</li>");
 	}
 	sb_adds(out, "</ol></aside>\n");
@@ -219,9 +199,7 @@ static void classes(strbuf *out, const jv *rep)
 			(long long)jv_i64(jv_get(c, "hits")),
 			truthy(jv_get(c, "is_bubble")) ? "yes" : "");
 	}
-	sb_adds(out, "</table><p class=\"note\">");
-	html_esc(out, str(st, "denominator"));
-	sb_adds(out, "</p></section>\n");
+	html_text(out, "</table><p class=\"note\">", str(st, "denominator"), "</p></section>\n");
 }
 
 static void figure(strbuf *out, const char *id, const char *title, const char *svg,
@@ -230,11 +208,8 @@ static void figure(strbuf *out, const char *id, const char *title, const char *s
 	sb_addf(out, "<section id=\"%s\"><h2>%s</h2>", id, title);
 	if (svg)
 		sb_adds(out, svg);
-	if (note) {
-		sb_adds(out, "<p class=\"note\">");
-		html_esc(out, note);
-		sb_adds(out, "</p>");
-	}
+	if (note)
+		html_text(out, "<p class=\"note\">", note, "</p>");
 }
 
 static void wave_states(strbuf *out, const jv *rep)
@@ -301,22 +276,16 @@ static void occupancy(strbuf *out, const jv *rep)
 	if (jv_is_num(jv_get(jv_get(ob, "per_simd"), "mean")))
 		occ_bar(out, "observed (mean)", m, max, "#2e86c1");
 	sb_adds(out, "</table>");
-	if (*str(th, "limiter")) {
-		sb_adds(out, "<p>limited by <b>");
-		html_esc(out, str(th, "limiter"));
-		sb_adds(out, "</b></p>");
-	}
+	if (*str(th, "limiter"))
+		html_text(out, "<p>limited by <b>", str(th, "limiter"), "</b></p>");
 	if (jv_type_of(th) != JV_OBJECT)
 		sb_adds(out,
 			"<p class=\"note\">No theoretical occupancy: the kernel's resources or "
 			"architecture are unknown (see the missing inputs below).</p>");
 	const char *notes[] = {str(o, "note"), str(o, "disagreement")};
 	for (size_t i = 0; i < 2; i++)
-		if (*notes[i]) {
-			sb_adds(out, "<p class=\"note\">");
-			html_esc(out, notes[i]);
-			sb_adds(out, "</p>");
-		}
+		if (*notes[i])
+			html_text(out, "<p class=\"note\">", notes[i], "</p>");
 	sb_adds(out, "</section>\n");
 }
 
@@ -326,16 +295,12 @@ static void footer(strbuf *out, const jv *rep, const report_html_in *in)
 	const jv *miss = jv_get(rep, "missing");
 	if (jv_len(miss)) {
 		sb_adds(out, "<p>Inputs not used:</p><ul>");
-		for (size_t i = 0; i < jv_len(miss); i++) {
-			sb_adds(out, "<li>");
-			html_esc(out, jv_string(jv_at(miss, i)));
-			sb_adds(out, "</li>");
-		}
+		for (size_t i = 0; i < jv_len(miss); i++)
+			html_text(out, "<li>", jv_string(jv_at(miss, i)), "</li>");
 		sb_adds(out, "</ul>");
 	}
-	sb_adds(out, "<p>Reproduce: <code>");
-	html_esc(out, str(rep, "repro"));
-	sb_adds(out, "</code></p><p>Written by flyprof ");
+	html_text(out, "<p>Reproduce: <code>", str(rep, "repro"),
+		  "</code></p><p>Written by flyprof ");
 	html_esc(out, in->version);
 	sb_adds(out, "; report.json holds every figure on this page.</p></footer>");
 }

@@ -34,9 +34,7 @@ static void producers(strbuf *out, const jv *ps)
 		html_esc(out, src);
 		sb_addf(out, "\">#%lld ", (long long)jv_i64(jv_get(p, "code_line")));
 		html_esc(out, jv_string(jv_get(p, "isa")));
-		sb_adds(out, " <small>");
-		html_esc(out, base);
-		sb_adds(out, "</small></span>");
+		html_text(out, " <small>", base, "</small></span>");
 	}
 }
 
@@ -97,9 +95,7 @@ static void line_row(strbuf *out, size_t fi, const jv *l, double maxp)
 	sb_addf(out, "<td class=\"ln\"><a href=\"#L%zu-%lld\">%lld</a></td><td class=\"code\">", fi,
 		(long long)n, (long long)n);
 	if (text) {
-		sb_adds(out, "<pre>");
-		html_esc(out, text);
-		sb_adds(out, "</pre>");
+		html_text(out, "<pre>", text, "</pre>");
 	} else {
 		sb_adds(out, "<pre class=\"notext\">(source text not in the capture)</pre>");
 	}
@@ -119,9 +115,7 @@ static void line_row(strbuf *out, size_t fi, const jv *l, double maxp)
 			    out,
 			    " <span class=\"tag\" title=\"the kernel's entry line also collects "
 			    "code without a source location of its own\">entry</span>");
-		sb_adds(out, " <code>");
-		html_esc(out, jv_string(jv_get(top, "isa")));
-		sb_adds(out, "</code>");
+		html_text(out, " <code>", jv_string(jv_get(top, "isa")), "</code>");
 		isa_rows(out, l);
 	}
 	sb_adds(out, "</td></tr>\n");
