@@ -70,25 +70,40 @@ static int map_code_object(cmd_ctx *ctx, const char *path)
 	return 0;
 }
 
-static int write_folded(cmd_ctx *ctx, vendor_id v, const trace_dispatch *d, const char *path,
-			jv *out)
+/* Records an export written to path as out.<key> = {"path": absolute path, ...}; returns the
+ * record for the rest of its fields. */
+static jv *export_record(jv *out, const char *key, const char *path)
+{
+	jv *o = jv_set(out, key, jv_object());
+	char *abs = path_abs(path);
+	jv_set_str(o, "path", abs ? abs : path);
+	free(abs);
+	return o;
+}
+
+/* The folded stacks or the SVG flame graph: one flame weighted by --folded-weight. */
+static int write_weighted_flame(cmd_ctx *ctx, vendor_id v, const trace_dispatch *d, int as_svg,
+				const char *path, jv *out)
 {
 	const char *w = opts_str(&ctx->opts, "folded-weight");
 	int lat = w && strcmp(w, "latency") == 0;
 	flame f;
-	char label[64];
-	snprintf(label, sizeof label, "%s %s", lat ? "latency" : "stall", d->unit);
-	flame_init(&f, label, "none");
+	char unit[64], title[512];
+	snprintf(unit, sizeof unit, "%s %s", lat ? "latency" : "stall", d->unit);
+	flame_init(&f, unit, "none");
 	flame_fill_trace(&f, v, d, lat);
 	strbuf sb = STRBUF_INIT;
-	flame_folded(&f, &sb);
+	if (as_svg) {
+		snprintf(title, sizeof title, "%s: %s by source line and class",
+			 d->kernel ? d->kernel : "kernel", unit);
+		flame_svg(&f, title, unit, &sb);
+	} else {
+		flame_folded(&f, &sb);
+	}
 	int rc = file_write_atomic(path, sb.buf ? sb.buf : "", sb.len, &ctx->err);
-	jv *o = jv_set(out, "folded", jv_object());
-	char *abs = path_abs(path);
-	jv_set_str(o, "path", abs ? abs : path);
+	jv *o = export_record(out, as_svg ? "svg" : "folded", path);
 	jv_set_str(o, "weight", lat ? "latency" : "stall");
 	jv_set_int(o, "total", flame_total(&f));
-	free(abs);
 	sb_release(&sb);
 	flame_release(&f);
 	return rc;
@@ -114,13 +129,10 @@ static int write_speedscope(cmd_ctx *ctx, vendor_id v, const trace_dispatch *d, 
 	strbuf sb = STRBUF_INIT;
 	json_write(&sb, doc, 0);
 	int rc = file_write_atomic(path, sb.buf, sb.len, &ctx->err);
-	jv *o = jv_set(out, "speedscope", jv_object());
-	char *abs = path_abs(path);
-	jv_set_str(o, "path", abs ? abs : path);
+	jv *o = export_record(out, "speedscope", path);
 	jv *names = jv_set(o, "profiles", jv_array());
 	jv_push(names, jv_str(stall_label));
 	jv_push(names, jv_str(lat_label));
-	free(abs);
 	sb_release(&sb);
 	jv_free(doc);
 	jv_free(second);
@@ -198,31 +210,6 @@ static void add_sources(cmd_ctx *ctx, analysis_input *in, jv *data)
 			 "no code object with .debug_line was found beside the trace");
 }
 
-static int write_svg(cmd_ctx *ctx, vendor_id v, const trace_dispatch *d, const char *path, jv *out)
-{
-	const char *w = opts_str(&ctx->opts, "folded-weight");
-	int lat = w && strcmp(w, "latency") == 0;
-	flame f;
-	char unit[64], title[512];
-	snprintf(unit, sizeof unit, "%s %s", lat ? "latency" : "stall", d->unit);
-	snprintf(title, sizeof title, "%s: %s by source line and class",
-		 d->kernel ? d->kernel : "kernel", unit);
-	flame_init(&f, unit, "none");
-	flame_fill_trace(&f, v, d, lat);
-	strbuf sb = STRBUF_INIT;
-	flame_svg(&f, title, unit, &sb);
-	int rc = file_write_atomic(path, sb.buf, sb.len, &ctx->err);
-	jv *o = jv_set(out, "svg", jv_object());
-	char *abs = path_abs(path);
-	jv_set_str(o, "path", abs ? abs : path);
-	jv_set_str(o, "weight", lat ? "latency" : "stall");
-	jv_set_int(o, "total", flame_total(&f));
-	free(abs);
-	sb_release(&sb);
-	flame_release(&f);
-	return rc;
-}
-
 static int write_flames(cmd_ctx *ctx, vendor_id v, const trace_dispatch *d, jv *data)
 {
 	const char *folded = opts_str(&ctx->opts, "folded");
@@ -232,9 +219,9 @@ static int write_flames(cmd_ctx *ctx, vendor_id v, const trace_dispatch *d, jv *
 		return 0;
 	jv *fl = jv_set(data, "flame", jv_object());
 	jv_set_str(fl, "stack", "kernel;file;line;...;class (outermost frame first)");
-	if (svg && write_svg(ctx, v, d, svg, fl) != 0)
+	if (svg && write_weighted_flame(ctx, v, d, 1, svg, fl) != 0)
 		return -1;
-	if (folded && write_folded(ctx, v, d, folded, fl) != 0)
+	if (folded && write_weighted_flame(ctx, v, d, 0, folded, fl) != 0)
 		return -1;
 	if (ss && write_speedscope(ctx, v, d, ss, fl) != 0)
 		return -1;
