@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The categories are numbered as the decoder numbers them (trace.h lists them in order). */
+_Static_assert(TRACE_CAT_VMEM == 3 && TRACE_CAT_BVH == 12, "decoder category numbers");
+
 void trace_dispatch_init(trace_dispatch *d)
 {
 	memset(d, 0, sizeof *d);

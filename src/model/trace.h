@@ -10,22 +10,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Decoder instruction categories (docs/facts-rocprofv3.md#categories); TRACE_CAT_UNKNOWN when never
- * seen. */
+/* Decoder instruction categories (docs/facts-rocprofv3.md#categories): the decoder's numbers,
+ * consecutive from 0; TRACE_CAT_UNKNOWN when never seen. */
 enum trace_category {
 	TRACE_CAT_NONE = 0,
-	TRACE_CAT_SMEM = 1,
-	TRACE_CAT_SALU = 2,
-	TRACE_CAT_VMEM = 3,
-	TRACE_CAT_FLAT = 4,
-	TRACE_CAT_LDS = 5,
-	TRACE_CAT_VALU = 6,
-	TRACE_CAT_JUMP = 7,
-	TRACE_CAT_NEXT = 8,
-	TRACE_CAT_IMMED = 9,
-	TRACE_CAT_CONTEXT = 10,
-	TRACE_CAT_MESSAGE = 11,
-	TRACE_CAT_BVH = 12,
+	TRACE_CAT_SMEM,
+	TRACE_CAT_SALU,
+	TRACE_CAT_VMEM,
+	TRACE_CAT_FLAT,
+	TRACE_CAT_LDS,
+	TRACE_CAT_VALU,
+	TRACE_CAT_JUMP,
+	TRACE_CAT_NEXT,
+	TRACE_CAT_IMMED,
+	TRACE_CAT_CONTEXT,
+	TRACE_CAT_MESSAGE,
+	TRACE_CAT_BVH,
 	TRACE_CAT_UNKNOWN = 255
 };
 
