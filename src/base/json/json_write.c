@@ -115,57 +115,57 @@ static void newline(strbuf *out, int indent, int depth)
 
 static void write_value(strbuf *out, const jv *v, int indent, int depth)
 {
-	if (!v) {
-		sb_adds(out, "null");
-		return;
-	}
-	switch (v->type) {
+	size_t n = 0;
+	switch (jv_type_of(v)) {
 	case JV_NULL:
 		sb_adds(out, "null");
 		break;
 	case JV_BOOL:
-		sb_adds(out, v->v.b ? "true" : "false");
+		sb_adds(out, jv_is_true(v) ? "true" : "false");
 		break;
 	case JV_INT:
-		sb_addf(out, "%lld", (long long)v->v.i);
+		sb_addf(out, "%lld", (long long)jv_i64(v));
 		break;
 	case JV_UINT:
-		sb_addf(out, "%llu", (unsigned long long)v->v.u);
+		sb_addf(out, "%llu", (unsigned long long)jv_u64(v));
 		break;
 	case JV_DOUBLE:
-		json_write_double(out, v->v.d);
+		json_write_double(out, jv_num(v));
 		break;
 	case JV_STRING:
-		json_write_string(out, v->v.str.s, v->v.str.len);
+		json_write_string(out, jv_string(v), jv_len(v));
 		break;
 	case JV_ARRAY:
-		if (v->v.arr.n == 0) {
+		n = jv_len(v);
+		if (n == 0) {
 			sb_adds(out, "[]");
 			break;
 		}
 		sb_addc(out, '[');
-		for (size_t i = 0; i < v->v.arr.n; i++) {
+		for (size_t i = 0; i < n; i++) {
 			if (i)
 				sb_addc(out, ',');
 			newline(out, indent, depth + 1);
-			write_value(out, v->v.arr.items[i], indent, depth + 1);
+			write_value(out, jv_at(v, i), indent, depth + 1);
 		}
 		newline(out, indent, depth);
 		sb_addc(out, ']');
 		break;
 	case JV_OBJECT:
-		if (v->v.obj.n == 0) {
+		n = jv_len(v);
+		if (n == 0) {
 			sb_adds(out, "{}");
 			break;
 		}
 		sb_addc(out, '{');
-		for (size_t i = 0; i < v->v.obj.n; i++) {
+		for (size_t i = 0; i < n; i++) {
+			const char *k = jv_key_at(v, i);
 			if (i)
 				sb_addc(out, ',');
 			newline(out, indent, depth + 1);
-			json_write_string(out, v->v.obj.keys[i], strlen(v->v.obj.keys[i]));
+			json_write_string(out, k, strlen(k));
 			sb_adds(out, indent ? ": " : ":");
-			write_value(out, v->v.obj.vals[i], indent, depth + 1);
+			write_value(out, jv_value_at(v, i), indent, depth + 1);
 		}
 		newline(out, indent, depth);
 		sb_addc(out, '}');
