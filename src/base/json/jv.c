@@ -8,6 +8,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct jv {
+	jv_type type;
+	union {
+		int b;
+		int64_t i;
+		uint64_t u;
+		double d;
+		struct {
+			char *s;
+			size_t len;
+		} str;
+		struct {
+			jv **items;
+			size_t n, cap;
+		} arr;
+		struct {
+			char **keys;
+			jv **vals;
+			size_t n, cap;
+		} obj;
+	} v;
+};
+
 static jv *mk(jv_type t)
 {
 	jv *v = xcalloc(1, sizeof *v);

@@ -22,29 +22,9 @@ typedef enum {
 	JV_OBJECT
 } jv_type;
 
+/* Opaque: callers read a value through jv_type_of, jv_len, jv_at, jv_key_at, jv_value_at and
+ * the typed getters below, so the representation can change without touching them. */
 typedef struct jv jv;
-struct jv {
-	jv_type type;
-	union {
-		int b;
-		int64_t i;
-		uint64_t u;
-		double d;
-		struct {
-			char *s;
-			size_t len;
-		} str;
-		struct {
-			jv **items;
-			size_t n, cap;
-		} arr;
-		struct {
-			char **keys;
-			jv **vals;
-			size_t n, cap;
-		} obj;
-	} v;
-};
 
 jv *jv_null(void);
 jv *jv_bool(int b);
