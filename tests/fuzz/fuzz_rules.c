@@ -28,17 +28,18 @@ FUZZ_TARGET(rules)
 		abort();
 	rules r;
 	if (rules_parse(&r, (const char *)data, size, "fuzz", knobs, klen, "knobs", &e) == 0) {
-		jv *sig = jv_object();
+		signal_map sig;
+		signal_map_init(&sig);
 		kernel_traits traits;
 		kernel_traits_init(&traits);
 		traits.has_matrix_ops = TRI_NO;
 		for (size_t i = 0; i < r.n; i++) {
 			rule_outcome o;
 			char why[160];
-			rule_eval(&r.v[i], sig, "memory", 1, &o);
+			rule_eval(&r.v[i], &sig, "memory", 1, &o);
 			rule_applies(&r.v[i], &traits, why, sizeof why);
 		}
-		jv_free(sig);
+		signal_map_release(&sig);
 	} else
 		check_err(&e, size);
 	rules_release(&r);

@@ -93,11 +93,144 @@ TEST(rules_syntax_error_is_bad_rules)
 TEST(rules_signal_names)
 {
 	CHECK(rules_signal_known("vmem_wait.pct_of_stall"));
+	CHECK(rules_signal_known("long_scoreboard.pct_of_hits"));
+	CHECK(rules_signal_known("barrier.stall_pct_of_latency")); /* a class of both vendors */
 	CHECK(rules_signal_known("memory_dependency.stall_pct_of_latency"));
 	CHECK(rules_signal_known("occupancy.limiter"));
+	CHECK(rules_signal_known("occupancy.limit_reached"));
+	CHECK(rules_signal_known("grid.cu_fill_pct"));
+	CHECK(rules_signal_known("smem_wait.idle_wave_share"));
+	CHECK(rules_signal_known("vmem_wait.exposed_pct_of_simd_time"));
 	CHECK(!rules_signal_known("memory_dependency.pct_of_hits"));
 	CHECK(!rules_signal_known("vmem.pct_of_stall"));
 	CHECK(!rules_signal_known("pct_of_stall"));
+	CHECK(!rules_signal_known("unknown.pct_of_stall"));	       /* NVIDIA's unknown column */
+	CHECK(!rules_signal_known("long_scoreboard.idle_wave_share")); /* AMD facts only */
+	CHECK(!rules_signal_known("grid.cu_fill"));
+	CHECK(!rules_signal_known("vmem_wait.pct_of_stall.x"));
+	CHECK(!rules_signal_known(""));
+	/* the fact rows' values are indexed by row: the table fits */
+	size_t n = 0;
+	while (signal_table[n].name)
+		n++;
+	CHECK(n < SIGNAL_TABLE_MAX);
+}
+
+/* Every field a condition of the shipped rules.json names ("signal", "also", "unless") is a
+ * row of the signal table. */
+TEST(rules_shipped_signals_are_all_in_the_table)
+{
+	size_t len = 0;
+	fp_err e = FP_ERR_INIT;
+	char *text = data_load("rules.json", &len, NULL, &e);
+	CHECK(text != NULL);
+	jv *doc = text ? json_parse(text, len, "rules.json", &e) : NULL;
+	const jv *rs = jv_get(doc, "rules");
+	size_t fields = 0;
+	for (size_t i = 0; i < jv_len(rs); i++) {
+		const jv *ru = jv_at(rs, i);
+		const char *f = jv_string(jv_get(jv_get(ru, "signal"), "field"));
+		CHECK(f && rules_signal_known(f));
+		fields++;
+		static const char *const lists[] = {"also", "unless"};
+		for (size_t l = 0; l < 2; l++)
+			for (size_t k = 0; k < jv_len(jv_get(ru, lists[l])); k++) {
+				f = jv_string(jv_get(jv_at(jv_get(ru, lists[l]), k), "field"));
+				if (!f || !rules_signal_known(f))
+					printf("# unknown signal %s\n", f ? f : "(none)");
+				CHECK(f && rules_signal_known(f));
+				fields++;
+			}
+	}
+	CHECK(fields >= 30);
+	jv_free(doc);
+	free(text);
+	fp_err_clear(&e);
+}
+
+/* A misspelt signal is BAD_RULES wherever a condition names it. */
+TEST(rules_unknown_signal_in_also_and_unless)
+{
+	static const char tmpl[] =
+	    "{\"rules\": [\n {\"id\": \"a\", \"class\": \"valu\",\n  \"signal\": {\"field\": "
+	    "\"valu.pct_of_stall\", \"op\": \">\", \"threshold\": 10},\n  \"%s\": [{\"field\": "
+	    "\"%s\", \"op\": \"<\", \"threshold\": 1}],\n  \"knob\": \"lds_stage\", \"change\": "
+	    "\"c\", \"expected\": \"x\", \"verify\": \"v\", \"confidence\": \"high\", "
+	    "\"priority\": 1}]}";
+	static const struct {
+		const char *list, *field;
+		int ok;
+	} cases[] = {{"also", "grid.cu_fill_pct", 1},
+		     {"also", "grid.cu_fil_pct", 0},
+		     {"unless", "loop.multi_buffered", 1},
+		     {"unless", "loop.multibuffered", 0},
+		     {"unless", "long_scoreboard.exposed_pct_of_stall", 0}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[1024], ptr[64];
+		snprintf(text, sizeof text, tmpl, cases[i].list, cases[i].field);
+		rules r;
+		fp_err e = FP_ERR_INIT;
+		CHECK_INT(parse_rules_text(text, &r, &e), cases[i].ok ? 0 : -1);
+		if (!cases[i].ok) {
+			CHECK_INT(e.code, ERR_BAD_RULES);
+			snprintf(ptr, sizeof ptr, "/rules/0/%s/0/field", cases[i].list);
+			CHECK_STR(jv_string(jv_get(e.extra, "pointer")), ptr);
+			CHECK_INT(jv_i64(jv_get(e.extra, "line")), 4);
+		}
+		rules_release(&r);
+		fp_err_clear(&e);
+	}
+}
+
+/* Every name the table builds from full inputs is one rules may use, and the map keeps the
+ * table's order: per-class rows class by class, then the whole-kernel rows. */
+TEST(rules_signal_map_names_are_known)
+{
+	jv *b = fixture_bubbles();
+	fp_err e = FP_ERR_INIT;
+	const char *occ = "{\"theoretical\":{\"waves_per_simd\":4,\"limiter\":\"vgpr\"},"
+			  "\"observed\":{\"per_simd\":{\"mean\":2.12345,\"peak\":4}}}";
+	const char *facts =
+	    "{\"launch_geometry\":{\"cu_fill_pct\":50,\"grid_caps_occupancy\":true},"
+	    "\"exposed_stall\":{\"classes\":[{\"class\":\"vmem_wait\","
+	    "\"exposed_pct_of_stall\":40,\"exposed_pct_of_simd_time\":12.5}]}}";
+	jv *o = json_parse(occ, strlen(occ), "occ", &e);
+	jv *f = json_parse(facts, strlen(facts), "facts", &e);
+	signal_map sig;
+	rule_signals_build(&sig, b, NULL, o, f);
+	for (size_t i = 0; i < sig.n; i++) {
+		if (!rules_signal_known(sig.v[i].name))
+			printf("# not a known signal: %s\n", sig.v[i].name);
+		CHECK(rules_signal_known(sig.v[i].name));
+	}
+	CHECK_STR(sig.v[0].name, "vmem_wait.pct_of_stall");
+	CHECK_STR(sig.v[1].name, "vmem_wait.stall_pct_of_latency");
+	CHECK_STR(sig.v[2].name, "vmem_wait.pct_of_hits");
+	CHECK_STR(sig.v[sig.n - 1].name, "occupancy.limit_reached");
+	CHECK_NEAR(sig_number(signal_map_get(&sig, "occupancy.limit_reached")), 1, 1e-9);
+	CHECK_STR(sig_string(signal_map_get(&sig, "occupancy.limiter")), "vgpr");
+	CHECK_NEAR(sig_number(signal_map_get(&sig, "occupancy.observed_mean_per_simd")), 2.123,
+		   1e-9);
+	CHECK_NEAR(sig_number(signal_map_get(&sig, "grid.caps_occupancy")), 1, 1e-9);
+	CHECK_NEAR(sig_number(signal_map_get(&sig, "vmem_wait.exposed_pct_of_simd_time")), 12.5,
+		   1e-9);
+	CHECK(signal_map_get(&sig, "lds_wait.exposed_pct_of_stall") == NULL);
+	CHECK(signal_map_get(&sig, "grid.slot_fill_pct") == NULL);
+	/* barrier is a class of AMD and NVIDIA: one entry */
+	size_t barrier = 0;
+	for (size_t i = 0; i < sig.n; i++)
+		barrier += strcmp(sig.v[i].name, "barrier.pct_of_stall") == 0;
+	CHECK_INT(barrier, 1);
+	/* the map as report.json writes it */
+	jv *j = signal_map_to_jv(&sig);
+	CHECK_INT(jv_len(j), sig.n);
+	CHECK_STR(jv_string(jv_get(j, "occupancy.limiter")), "vgpr");
+	jv_free(j);
+	signal_map_release(&sig);
+	jv_free(o);
+	jv_free(f);
+	jv_free(b);
+	fp_err_clear(&e);
 }
 
 TEST(rules_eval_threshold_gate_and_missing_signal)
@@ -106,14 +239,19 @@ TEST(rules_eval_threshold_gate_and_missing_signal)
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(rules_load(&r, &e), 0);
 	jv *b = fixture_bubbles();
-	jv *sig = rule_signals_build(b, NULL, NULL);
+	signal_map sig;
+	rule_signals_build(&sig, b, NULL, NULL, NULL);
 	/* hand-computed: vmem_wait 3000 of 6000 stall = 50%, of 10000 latency = 30% */
-	CHECK_NEAR(jv_num(jv_get(sig, "vmem_wait.pct_of_stall")), 50.0, 1e-9);
-	CHECK_NEAR(jv_num(jv_get(sig, "vmem_wait.stall_pct_of_latency")), 30.0, 1e-9);
-	CHECK_NEAR(jv_num(jv_get(sig, "valu.pct_of_hits")), 60.0, 1e-9);
-	CHECK_NEAR(jv_num(jv_get(sig, "waits.memory_pct")), 66.67, 1e-9);
-	CHECK_NEAR(jv_num(jv_get(sig, "smem_wait.pct_of_stall")), 0.0, 1e-9);
-	CHECK(jv_get(sig, "counters.l2_hit_rate") == NULL);
+	CHECK_NEAR(sig_number(signal_map_get(&sig, "vmem_wait.pct_of_stall")), 50.0, 1e-9);
+	CHECK_NEAR(sig_number(signal_map_get(&sig, "vmem_wait.stall_pct_of_latency")), 30.0, 1e-9);
+	CHECK_NEAR(sig_number(signal_map_get(&sig, "valu.pct_of_hits")), 60.0, 1e-9);
+	CHECK_NEAR(sig_number(signal_map_get(&sig, "waits.memory_pct")), 66.67, 1e-9);
+	CHECK(sig_is_num(signal_map_get(&sig, "smem_wait.pct_of_stall")));
+	CHECK_NEAR(sig_number(signal_map_get(&sig, "smem_wait.pct_of_stall")), 0.0, 1e-9);
+	/* NVIDIA classes are 0 on an AMD trace, present all the same */
+	CHECK(sig_is_num(signal_map_get(&sig, "long_scoreboard.pct_of_stall")));
+	CHECK(signal_map_get(&sig, "counters.l2_hit_rate") == NULL);
+	CHECK(signal_map_get(&sig, "occupancy.limiter") == NULL);
 	const rule *pipe = NULL, *valu = NULL, *bank = NULL;
 	for (size_t i = 0; i < r.n; i++) {
 		if (strcmp(r.v[i].id, "vmem_wait_pipeline") == 0)
@@ -125,19 +263,19 @@ TEST(rules_eval_threshold_gate_and_missing_signal)
 	}
 	CHECK(pipe && valu && bank);
 	rule_outcome o;
-	rule_eval(pipe, sig, "memory", 1, &o);
+	rule_eval(pipe, &sig, "memory", 1, &o);
 	CHECK_INT(o.status, RULE_FIRED);
-	CHECK_NEAR(jv_num(o.value), 50.0, 1e-9);
-	rule_eval(pipe, sig, "compute", 1, &o);
+	CHECK_NEAR(sig_number(o.value), 50.0, 1e-9);
+	rule_eval(pipe, &sig, "compute", 1, &o);
 	CHECK_INT(o.status, RULE_GATED);
-	rule_eval(pipe, sig, "compute", 0, &o); /* gating off (unknown bound) */
+	rule_eval(pipe, &sig, "compute", 0, &o); /* gating off (unknown bound) */
 	CHECK_INT(o.status, RULE_FIRED);
-	rule_eval(valu, sig, "memory", 1, &o); /* 10% is not > 10 */
+	rule_eval(valu, &sig, "memory", 1, &o); /* 10% is not > 10 */
 	CHECK_INT(o.status, RULE_NOT_FIRED);
-	rule_eval(bank, sig, "memory", 1, &o);
+	rule_eval(bank, &sig, "memory", 1, &o);
 	CHECK_INT(o.status, RULE_NO_SIGNAL);
 	CHECK_STR(o.missing, "counters.lds_bank_conflict_pct");
-	jv_free(sig);
+	signal_map_release(&sig);
 	jv_free(b);
 	rules_release(&r);
 	fp_err_clear(&e);
@@ -150,14 +288,15 @@ TEST(rules_uncalibrated_roof_is_not_a_signal)
 	const char *ctext = "{\"memory\":{\"calibrated\":false,\"pct_of_hbm_roof\":95,"
 			    "\"l2_hit_rate\":80}}";
 	jv *c = json_parse(ctext, strlen(ctext), "c", &e);
-	jv *sig = rule_signals_build(b, c, NULL);
-	CHECK(jv_get(sig, "counters.pct_of_hbm_roof") == NULL);
-	CHECK_NEAR(jv_num(jv_get(sig, "counters.l2_hit_rate")), 80, 1e-9);
-	jv_free(sig);
+	signal_map sig;
+	rule_signals_build(&sig, b, c, NULL, NULL);
+	CHECK(signal_map_get(&sig, "counters.pct_of_hbm_roof") == NULL);
+	CHECK_NEAR(sig_number(signal_map_get(&sig, "counters.l2_hit_rate")), 80, 1e-9);
+	signal_map_release(&sig);
 	jv_set_bool(jv_get(c, "memory"), "calibrated", 1);
-	sig = rule_signals_build(b, c, NULL);
-	CHECK_NEAR(jv_num(jv_get(sig, "counters.pct_of_hbm_roof")), 95, 1e-9);
-	jv_free(sig);
+	rule_signals_build(&sig, b, c, NULL, NULL);
+	CHECK_NEAR(sig_number(signal_map_get(&sig, "counters.pct_of_hbm_roof")), 95, 1e-9);
+	signal_map_release(&sig);
 	jv_free(c);
 	jv_free(b);
 }

@@ -94,26 +94,25 @@ static void class_hotspot(jv *ev, const jv *bubbles, const char *klass, const jv
 	}
 }
 
-static jv *cond_jv(const rule_cond *c, const jv *signals)
+static jv *cond_jv(const rule_cond *c, const signal_map *signals)
 {
 	jv *o = jv_object();
 	jv_set_str(o, "signal", c->field);
-	const jv *v = jv_get(signals, c->field);
-	jv_set(o, "value", v ? jv_copy(v) : jv_null());
+	jv_set(o, "value", sig_value_to_jv(signal_map_get(signals, c->field)));
 	jv_set_str(o, "op", rule_op_name(c->op));
 	jv_set(o, "threshold", c->is_str ? jv_str(c->str) : jv_double(c->num));
 	return o;
 }
 
 /* What a condition says in words: "grid.cu_fill_pct = 32.8 < 100" and its negation. */
-static void cond_words(jv *o, const rule_cond *c, const jv *v)
+static void cond_words(jv *o, const rule_cond *c, const sig_value *v)
 {
 	static const char *const neg[] = {"<=", "<", ">=", ">", "!=", "=="};
 	char val[64], thr[64];
-	if (jv_string(v))
-		snprintf(val, sizeof val, "%s", jv_string(v));
+	if (sig_string(v))
+		snprintf(val, sizeof val, "%s", sig_string(v));
 	else
-		snprintf(val, sizeof val, "%g", jv_num(v));
+		snprintf(val, sizeof val, "%g", sig_number(v));
 	if (c->is_str)
 		snprintf(thr, sizeof thr, "%s", c->str);
 	else
@@ -123,16 +122,16 @@ static void cond_words(jv *o, const rule_cond *c, const jv *v)
 	jv_set(o, "stops_when", jv_strf("%s %s %s", c->field, neg[c->op], thr));
 }
 
-static jv *evidence(const rule *ru, const jv *bubbles, const jv *signals, const jv *occupancy,
-		    const jv *facts, const jv *buckets)
+static jv *evidence(const rule *ru, const jv *bubbles, const signal_map *signals,
+		    const jv *occupancy, const jv *facts, const jv *buckets)
 {
 	jv *ev = cond_jv(&ru->conds[0], signals);
-	cond_words(ev, &ru->conds[0], jv_get(signals, ru->conds[0].field));
+	cond_words(ev, &ru->conds[0], signal_map_get(signals, ru->conds[0].field));
 	if (ru->n_conds > 1) {
 		jv *all = jv_set(ev, "conditions", jv_array());
 		for (size_t i = 1; i < ru->n_conds; i++)
 			cond_words(jv_push(all, cond_jv(&ru->conds[i], signals)), &ru->conds[i],
-				   jv_get(signals, ru->conds[i].field));
+				   signal_map_get(signals, ru->conds[i].field));
 	}
 	if (ru->n_unless) {
 		/* the facts that would have stopped the advice, with their values now */
@@ -172,17 +171,18 @@ static double dependency_stall(const jv *b)
 
 /* Beside the summed bound: the class's exposed stall (cycles no other wave hid) as a share of
  * the traced SIMDs' time, the wall-time estimate (docs/diagnosis.md). */
-static int exposed_gain(jv *g, const char *klass, const jv *signals)
+static int exposed_gain(jv *g, const char *klass, const signal_map *signals)
 {
 	char k1[96], k2[96];
 	snprintf(k1, sizeof k1, "%s.exposed_pct_of_simd_time", klass);
 	snprintf(k2, sizeof k2, "%s.exposed_pct_of_stall", klass);
-	const jv *ex = jv_get(signals, k1);
-	if (!jv_is_num(ex))
+	const sig_value *ex = signal_map_get(signals, k1);
+	if (!sig_is_num(ex))
 		return 0;
-	jv_set_round(g, "exposed_pct", jv_num(ex), 2);
+	jv_set_round(g, "exposed_pct", ex->num, 2);
+	const sig_value *of_stall = signal_map_get(signals, k2);
 	jv_set(g, "exposed_pct_of_stall",
-	       jv_is_num(jv_get(signals, k2)) ? jv_copy(jv_get(signals, k2)) : jv_null());
+	       sig_is_num(of_stall) ? sig_value_to_jv(of_stall) : jv_null());
 	jv_set_str(g, "exposed_basis",
 		   "the class's exposed stall (cycles in which no wave of the SIMD issued while "
 		   "this class stalled) / the traced SIMDs' time: the wall-time share removing it "
@@ -192,7 +192,7 @@ static int exposed_gain(jv *g, const char *klass, const jv *signals)
 
 /* Exposed vmem_wait + lds_wait + smem_wait + barrier as % of the traced SIMDs' time, or -1
  * without exposed stall. */
-static double exposed_dependency(const jv *signals)
+static double exposed_dependency(const signal_map *signals)
 {
 	static const char *const dep[] = {"vmem_wait", "lds_wait", "smem_wait", "barrier"};
 	double s = 0;
@@ -200,17 +200,18 @@ static double exposed_dependency(const jv *signals)
 	char k[96];
 	for (size_t i = 0; i < 4; i++) {
 		snprintf(k, sizeof k, "%s.exposed_pct_of_simd_time", dep[i]);
-		const jv *v = jv_get(signals, k);
-		any |= jv_is_num(v);
-		s += jv_num(v);
+		const sig_value *v = signal_map_get(signals, k);
+		any |= sig_is_num(v);
+		s += sig_number(v);
 	}
-	if (!any && jv_is_num(jv_get(signals, "exposed.pct_of_simd_time")))
+	if (!any && sig_is_num(signal_map_get(signals, "exposed.pct_of_simd_time")))
 		return 0; /* waves merged, no dependency class stalled */
 	return any ? s : -1;
 }
 
 /* Fills the gain object and returns the ranking key. */
-static double gain(const rule *ru, const jv *b, const jv *signals, const jv *occupancy, jv *g)
+static double gain(const rule *ru, const jv *b, const signal_map *signals, const jv *occupancy,
+		   jv *g)
 {
 	double lat = jv_num(jv_get(jv_get(b, "totals"), "latency"));
 	double up = 0, key;
@@ -246,8 +247,8 @@ static double gain(const rule *ru, const jv *b, const jv *signals, const jv *occ
 		}
 		key = up * ru->priority;
 	} else if (strcmp(ru->klass, "roofline") == 0 &&
-		   jv_is_num(jv_get(signals, "counters.pct_of_hbm_roof"))) {
-		up = 100.0 - jv_num(jv_get(signals, "counters.pct_of_hbm_roof"));
+		   sig_is_num(signal_map_get(signals, "counters.pct_of_hbm_roof"))) {
+		up = 100.0 - sig_number(signal_map_get(signals, "counters.pct_of_hbm_roof"));
 		if (up < 0)
 			up = 0;
 		jv_set_str(g, "basis",
@@ -255,7 +256,7 @@ static double gain(const rule *ru, const jv *b, const jv *signals, const jv *occ
 		key = up * ru->priority;
 	} else if (fact_pseudo_class(ru->klass) && fact_pseudo_class(ru->klass)->gain) {
 		const char *gs = fact_pseudo_class(ru->klass)->gain;
-		up = jv_num(jv_get(signals, gs));
+		up = sig_number(signal_map_get(signals, gs));
 		jv_set_str(g, "kind", "upper_bound_estimate");
 		jv_set(g, "basis",
 		       jv_strf("the %s finding's own estimate (signal %s; its facts are "
@@ -280,19 +281,20 @@ static double gain(const rule *ru, const jv *b, const jv *signals, const jv *occ
 	}
 	/* No change that keeps the bytes moved can beat the memory roof: cap every other gain
 	 * at the roofline's headroom (an estimate, labelled as such). */
-	const jv *head = jv_get(signals, "roofline.cap_pct");
-	if (jv_is_num(head) && strcmp(ru->klass, "roofline") != 0 && up > jv_num(head)) {
+	const sig_value *head = signal_map_get(signals, "roofline.cap_pct");
+	if (sig_is_num(head) && strcmp(ru->klass, "roofline") != 0 && up > sig_number(head)) {
 		jv_set_round(g, "uncapped_pct", up, 2);
 		jv_set(g, "capped_by",
 		       jv_strf("roofline: the kernel already moves its estimated bytes at %.1f%% "
 			       "of the HBM peak, so keeping the same bytes it can gain at most "
 			       "%.1f%% (report.json roofline)",
-			       jv_num(jv_get(signals, "roofline.pct_of_hbm")), jv_num(head)));
-		key = key < jv_num(head) ? key : jv_num(head);
-		up = jv_num(head);
+			       sig_number(signal_map_get(signals, "roofline.pct_of_hbm")),
+			       sig_number(head)));
+		key = key < sig_number(head) ? key : sig_number(head);
+		up = sig_number(head);
 	}
-	if (jv_is_num(head) && jv_num(jv_get(g, "exposed_pct")) > jv_num(head))
-		jv_set_round(g, "exposed_pct", jv_num(head), 2);
+	if (sig_is_num(head) && jv_num(jv_get(g, "exposed_pct")) > sig_number(head))
+		jv_set_round(g, "exposed_pct", sig_number(head), 2);
 	jv_set_round(g, "upper_bound_pct", up, 2);
 	jv_set_str(g, "denominator", w.totals);
 	return key;
@@ -379,8 +381,8 @@ static void set_confidence(jv *r, const rule *ru)
 			    "instruction");
 }
 
-static jv *rec_jv(const rule *ru, const jv *b, const jv *signals, const jv *occ, const jv *facts,
-		  const jv *buckets, double *key)
+static jv *rec_jv(const rule *ru, const jv *b, const signal_map *signals, const jv *occ,
+		  const jv *facts, const jv *buckets, double *key)
 {
 	jv *r = jv_object();
 	jv_set_int(r, "rank", 0);
@@ -412,7 +414,7 @@ static void note_not_applicable(jv *arr, const rule *ru, const rule_outcome *o, 
 }
 
 static void note_not_fired(jv *arr, const rule *ru, const rule_outcome *o, const char *bound,
-			   const jv *signals)
+			   const signal_map *signals)
 {
 	jv *n = jv_push(arr, jv_object());
 	jv_set_str(n, "rule", ru->id);
@@ -425,7 +427,8 @@ static void note_not_fired(jv *arr, const rule *ru, const rule_outcome *o, const
 		jv_set_str(n, "status", "contradicted");
 		jv_set_str(n, "knob", ru->knob);
 		jv *f = jv_set(n, "fact", cond_jv(o->contradicted_by, signals));
-		cond_words(f, o->contradicted_by, jv_get(signals, o->contradicted_by->field));
+		cond_words(f, o->contradicted_by,
+			   signal_map_get(signals, o->contradicted_by->field));
 	} else {
 		jv_set_str(n, "status", "gated");
 		jv_set_str(n, "bound", bound);
@@ -497,9 +500,9 @@ static jv *why_rank1(const jv *recs, const jv *not_fired, const jv *b)
 		       largest, pct(ls, tot), largest_missing_reason(not_fired, largest), c1);
 }
 
-void recommend_run(const rules *r, const jv *bubbles, const jv *signals, const jv *occupancy,
-		   const jv *facts, const bound_verdict *bv, const kernel_traits *traits,
-		   const jv *buckets, recommend_result *out)
+void recommend_run(const rules *r, const jv *bubbles, const signal_map *signals,
+		   const jv *occupancy, const jv *facts, const bound_verdict *bv,
+		   const kernel_traits *traits, const jv *buckets, recommend_result *out)
 {
 	cand *cs = xcalloc(r->n ? r->n : 1, sizeof *cs);
 	size_t n = 0;

@@ -42,14 +42,13 @@ typedef struct recommend_result {
 	size_t other_platform; /* rules skipped because they are for another backend/language */
 } recommend_result;
 
-/* Evaluates all rules. bubbles is required; signals from rule_signals_build and
- * fact_signals_add; facts (report.json's isa_facts, launch_geometry, wave_facts, roofline,
- * exposed_stall; fact_signals.h) may be NULL; occupancy, traits
- * (kernel_traits.h) and buckets (entry-bucket lines, evidence_loc.h) may be NULL. Never
- * fails. */
-void recommend_run(const rules *r, const jv *bubbles, const jv *signals, const jv *occupancy,
-		   const jv *facts, const bound_verdict *bv, const kernel_traits *traits,
-		   const jv *buckets, recommend_result *out);
+/* Evaluates all rules. bubbles is required; signals from rule_signals_build; facts (report.json's
+ * isa_facts, launch_geometry, wave_facts, roofline, exposed_stall; fact_signals.h) may be NULL;
+ * occupancy, traits (kernel_traits.h) and buckets (entry-bucket lines, evidence_loc.h) may be NULL.
+ * Never fails. */
+void recommend_run(const rules *r, const jv *bubbles, const signal_map *signals,
+		   const jv *occupancy, const jv *facts, const bound_verdict *bv,
+		   const kernel_traits *traits, const jv *buckets, recommend_result *out);
 void recommend_release(recommend_result *res);
 
 /* The native class with the most stall cycles in bubbles.classes, or NULL. */

@@ -358,10 +358,10 @@ jv *report_build(const report_inputs *in, const rules *r)
 						"roofline", "exposed_stall"};
 	for (size_t i = 0; i < sizeof fact_keys / sizeof fact_keys[0]; i++)
 		jv_set(rep, fact_keys[i], copy_or_null(jv_get(in->facts, fact_keys[i])));
-	jv *sig = rule_signals_build(b, in->counters, in->occupancy);
-	fact_signals_add(sig, in->facts, in->occupancy);
+	signal_map sig;
+	rule_signals_build(&sig, b, in->counters, in->occupancy, in->facts);
 	recommend_result rr;
-	recommend_run(r, b, sig, in->occupancy, in->facts, &bv, &traits, buckets, &rr);
+	recommend_run(r, b, &sig, in->occupancy, in->facts, &bv, &traits, buckets, &rr);
 	jv_set(rep, "recommendations", rr.recs);
 	jv_set(rep, "why_rank_1", rr.why_rank1);
 	if (in->ncu_findings)
@@ -369,7 +369,8 @@ jv *report_build(const report_inputs *in, const rules *r)
 	jv_set(rep, "not_fired", rr.not_fired);
 	jv_set_int(rep, "rules_other_platform", (int64_t)rr.other_platform);
 	jv_set_str(rep, "ranking_rule", ranking_rule);
-	jv_set(rep, "signals", sig);
+	jv_set(rep, "signals", signal_map_to_jv(&sig));
+	signal_map_release(&sig);
 	jv_set(rep, "evidence_hotspots", first_n(jv_get(b, "hotspots"), 5, buckets));
 	jv_set(rep, "lines", first_n(jv_get(b, "lines"), 5, buckets));
 	jv_set(rep, "waits", first_n(jv_get(b, "waits"), 5, buckets));

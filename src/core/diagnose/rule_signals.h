@@ -1,31 +1,137 @@
-/* The signals the rules are evaluated against (rules.h): one flat JSON object of named values
- * built from the `bubbles` object, counters.json (optional) and the occupancy object.
+/* The signals the rules are evaluated against (rules.h): one table of {name, getter} rows over
+ * typed inputs, from which the signal map (signal_map.h) is built and against which every
+ * signal name of rules.json is validated at start (rules_signal_known). A name is written here
+ * once; adding a signal is adding a row.
  *
+ * The inputs (signal_inputs) are read once from the documents at the edge: the stall profile's
+ * figures from the `bubbles` object (totals, class and normalised-class stall, the instruction
+ * mix, the waits' split, the vmem_issue class's top instructions), the counters (counters.json,
+ * optional), the occupancy object report.json carries, and the diagnosis facts (isa_facts,
+ * launch_geometry, wave_facts, roofline, exposed_stall: docs/diagnosis.md), which the fact rows
+ * read by their report.json path.
+ *
+ * Rows by scope (rule_signals.c lists every row with its meaning):
  *   <native>.pct_of_stall          the class's share of totals.stall, in % (every AMD and NVIDIA
- *                                  native class; on NVIDIA totals are warp-state samples)
- *   <native>.stall_pct_of_latency  the class's stall cycles as % of totals.latency
- *   <native>.pct_of_hits           the class's executed instructions (mix.dynamic) as % of all
- *   <normalized>.pct_of_stall / .stall_pct_of_latency   the same per normalised class
- *   totals.stall_pct_of_latency, totals.idle_pct_of_latency
- *   vmem_issue.narrow_top_pct      % of the vmem_issue class's top instructions' stall that is on
- *                                  VMEM opcodes narrower than 128 bits (no dwordx4 / b128)
- *   waits.memory_pct / lds_pct / smem_pct   share of the listed waits' stall cycles that the
- *                                  wait attribution credits to VMEM / LDS / SMEM producers, in %
- *   occupancy.theoretical_waves_per_simd, occupancy.limiter (string), occupancy.observed_*
- *   counters.l2_hit_rate, lds_bank_conflict_pct, mfma_inst_frac, partial_32b_frac,
- *   counters.pct_of_hbm_roof        only when the counters say calibrated: true
- *                                   (docs/architecture.md#decision-calibrated)
+ *                                  native class, classes.h; on NVIDIA totals are warp-state
+ *                                  samples); .stall_pct_of_latency: of totals.latency;
+ *                                  .pct_of_hits: its executed instructions (mix.dynamic) as % of
+ * all <normalized>.pct_of_stall / .stall_pct_of_latency   the same per normalised class <native
+ * AMD>.idle_wave_share, .exposed_pct_of_stall, .exposed_pct_of_simd_time  from the class lists of
+ * wave_facts and exposed_stall (absent for a class they do not list) totals.*, waits.*,
+ * vmem_issue.narrow_top_pct, occupancy.*, counters.* (counters.pct_of_hbm_roof only when the
+ * counters say calibrated: true, docs/architecture.md#decision-calibrated), and the fact signals
+ *                                  (grid.*, isa.*, loop.*, waves.*, roofline.*, exposed.*: one row
+ *                                  each with the report.json path it copies; booleans are 0 / 1 so
+ *                                  that rules compare them with numbers).
  * A class absent from bubbles.classes has 0 stall. A signal whose source is absent (no counters,
- * no theoretical occupancy) is absent, and rules reading it report "no signal". */
+ * no theoretical occupancy) is absent, and rules reading it report "no signal". The map lists
+ * the signals in table order, per-class rows class by class. */
 #ifndef FLYPROF_CORE_RULE_SIGNALS_H
 #define FLYPROF_CORE_RULE_SIGNALS_H
 
 #include "base/json/jv.h"
+#include "core/diagnose/signal_map.h"
+#include "model/classes.h"
+#include "model/profile.h"
 
-/* Returns an owned object. counters and occupancy may be NULL. The occupancy object is the one
- * report.json carries: {"theoretical": {"waves_per_simd", "limiter", ...} | null,
+#define SIGNAL_MAX_CLASSES 32
+
+/* Counter figures the signals read (counters.json). */
+enum {
+	SIGC_L2_HIT_RATE,
+	SIGC_PARTIAL_32B,
+	SIGC_LDS_BANK_CONFLICT,
+	SIGC_MFMA_FRAC,
+	SIGC_HBM_ROOF,
+	SIGC__COUNT
+};
+/* Occupancy figures: theoretical waves per SIMD, observed mean and peak per SIMD. */
+enum { SIGO_THEORETICAL, SIGO_OBSERVED_MEAN, SIGO_OBSERVED_PEAK, SIGO__COUNT };
+
+/* The per-class fact lists: wave_facts idle share, exposed_stall share of stall and of SIMD
+ * time. */
+enum { SIGF_IDLE_WAVE_SHARE, SIGF_EXPOSED_OF_STALL, SIGF_EXPOSED_OF_SIMD, SIGF__COUNT };
+#define SIGNAL_TABLE_MAX 64
+
+typedef struct sig_fact_class {
+	const char *klass; /* borrowed from the facts document */
+	double value;
+} sig_fact_class;
+
+/* The typed inputs; an absent number is a sig_value of kind SIG_NULL. */
+typedef struct signal_inputs {
+	/* the stall profile (bubbles) */
+	double stall, latency, idle; /* totals */
+	double hits;		     /* every executed instruction of mix.dynamic */
+	double class_stall[VENDOR__COUNT][SIGNAL_MAX_CLASSES]; /* by class id (classes.h) */
+	double class_hits[VENDOR__COUNT][SIGNAL_MAX_CLASSES];  /* mix.dynamic by class id */
+	double norm_stall[NORM__COUNT];
+	double wait_split[PROF_SPLIT__COUNT]; /* summed over the listed waits */
+	double vmem_top, vmem_top_narrow; /* vmem_issue's listed top stall on VMEM opcodes, and on
+					     those narrower than 128 bits */
+	/* occupancy */
+	sig_value occ[SIGO__COUNT];
+	const char *limiter; /* borrowed; NULL when unknown */
+	/* counters */
+	sig_value counter[SIGC__COUNT];
+	int calibrated; /* memory.calibrated is true */
+	/* the facts: the value at each fact row's path, by row index into signal_table (kind
+	 * SIG_NULL with fact_set 0 when absent), and the class lists of the per-class fact rows, by
+	 * the row's arg, in the facts' order (owned: signal_inputs_release) */
+	sig_value fact[SIGNAL_TABLE_MAX];
+	unsigned char fact_set[SIGNAL_TABLE_MAX];
+	struct sig_fact_classes {
+		sig_fact_class *v;
+		size_t n;
+	} fact_classes[SIGF__COUNT];
+} signal_inputs;
+
+typedef enum {
+	SIG_SCOPE_KERNEL,     /* one signal, the row's name */
+	SIG_SCOPE_NATIVE,     /* "<class>.<name>" for every AMD and NVIDIA native class */
+	SIG_SCOPE_NORMALIZED, /* "<normalised class>.<name>" */
+	SIG_SCOPE_FACT_CLASS  /* "<native AMD class>.<name>" for the classes the facts list */
+} signal_scope;
+
+typedef struct signal_def signal_def;
+/* A row's value: vendor and id name the class of a per-class row (the normalised class id for
+ * SIG_SCOPE_NORMALIZED, the index into the row's fact class list for SIG_SCOPE_FACT_CLASS); an
+ * absent signal has `absent` set. */
+typedef struct signal_get {
+	sig_value v;
+	int absent;
+} signal_get;
+
+struct signal_def {
+	const char *name; /* the signal, or the suffix after "<class>." for per-class rows */
+	signal_scope scope;
+	signal_get (*get)(const signal_inputs *in, const signal_def *row, vendor_id vendor, int id);
+	int arg; /* a getter's parameter (a counter, a split group, a fact list) */
+	const char
+	    *path;	 /* fact rows: dotted path in the facts object (report.json keys);
+			    per-class fact rows: the facts object whose "classes" list holds them */
+	const char *key; /* per-class fact rows: the key of the value in each class entry */
+	const char *meaning;
+};
+
+/* NULL-terminated (name == NULL). */
+extern const signal_def signal_table[];
+
+/* Reads the documents into typed inputs (strings are borrowed: the documents must outlive it;
+ * signal_inputs_release frees the fact class lists).
+ * bubbles is required; counters, occupancy and facts may be NULL. The occupancy object is the
+ * one report.json carries: {"theoretical": {"waves_per_simd", "limiter", ...} | null,
  * "observed": {"per_simd": {"peak", "mean"}, ...} | null}. */
-jv *rule_signals_build(const jv *bubbles, const jv *counters, const jv *occupancy);
+void signal_inputs_read(signal_inputs *in, const jv *bubbles, const jv *counters,
+			const jv *occupancy, const jv *facts);
+void signal_inputs_release(signal_inputs *in);
+/* Fills m (initialised here; the caller releases it) from the table. */
+void rule_signals_build(signal_map *m, const jv *bubbles, const jv *counters, const jv *occupancy,
+			const jv *facts);
+void rule_signals_from_inputs(signal_map *m, const signal_inputs *in);
+
+/* The row that provides signal `name`, or NULL (rules_signal_known). */
+const signal_def *rule_signal_find(const char *name);
 
 /* Stall cycles of a native class in bubbles.classes (0 if absent). */
 double rule_signals_class_stall(const jv *bubbles, const char *klass);

@@ -7,93 +7,24 @@
 #include "base/json/json_parse.h"
 #include "core/diagnose/fact_signals.h"
 #include "core/diagnose/kernel_traits.h"
+#include "core/diagnose/rule_signals.h"
 #include "core/diagnose/rules_locate.h"
+#include "model/classes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char *const rules_native_classes[] = {"vmem_wait",  "lds_wait",  "smem_wait",  "barrier",
-					    "vmem_issue", "lds_issue", "smem_issue", "mfma",
-					    "valu",	  "salu",      "branch",     "nop",
-					    "message",	  "other",     NULL};
-/* The NVIDIA native classes: Nsight Compute stall reasons (ncu_taxonomy.c). "barrier" is also
- * an AMD class; the backend trait of a rule says which one it means. */
-const char *const rules_nvidia_classes[] = {"long_scoreboard",
-					    "short_scoreboard",
-					    "barrier",
-					    "membar",
-					    "wait",
-					    "mio_throttle",
-					    "lg_throttle",
-					    "math_pipe_throttle",
-					    "tex_throttle",
-					    "dispatch_stall",
-					    "drain",
-					    "imc_miss",
-					    "no_instructions",
-					    "branch_resolving",
-					    "sleeping",
-					    "gmma",
-					    "not_selected",
-					    "selected",
-					    "misc",
-					    NULL};
-const char *const rules_normalized_classes[] = {
-    "memory_dependency", "lds_dependency", "synchronization", "issue_throttle", "fixed_latency",
-    "front_end",	 "scheduler",	   "issued",	      "other",		NULL};
-
-/* Signals that are not per class (rule_signals.c provides them). */
-static const char *const fixed_signals[] = {"totals.stall_pct_of_latency",
-					    "totals.idle_pct_of_latency",
-					    "waits.memory_pct",
-					    "waits.lds_pct",
-					    "waits.smem_pct",
-					    "vmem_issue.narrow_top_pct",
-					    "occupancy.theoretical_waves_per_simd",
-					    "occupancy.observed_mean_per_simd",
-					    "occupancy.observed_peak_per_simd",
-					    "occupancy.limiter",
-					    "counters.l2_hit_rate",
-					    "counters.lds_bank_conflict_pct",
-					    "counters.mfma_inst_frac",
-					    "counters.partial_32b_frac",
-					    "counters.pct_of_hbm_roof",
-					    NULL};
-
-static int in_list(const char *const *list, const char *s, size_t n)
-{
-	for (size_t i = 0; list[i]; i++)
-		if (strlen(list[i]) == n && strncmp(list[i], s, n) == 0)
-			return 1;
-	return 0;
-}
-
 int rules_signal_known(const char *name)
 {
-	if (in_list(fixed_signals, name, strlen(name)) || fact_signal_known(name))
-		return 1;
-	const char *dot = strrchr(name, '.');
-	if (!dot)
-		return 0;
-	size_t n = (size_t)(dot - name);
-	const char *suffix = dot + 1;
-	if (in_list(rules_native_classes, name, n) && fact_class_suffix_known(suffix))
-		return 1;
-	if (in_list(rules_native_classes, name, n) || in_list(rules_nvidia_classes, name, n))
-		return strcmp(suffix, "pct_of_stall") == 0 ||
-		       strcmp(suffix, "stall_pct_of_latency") == 0 ||
-		       strcmp(suffix, "pct_of_hits") == 0;
-	if (in_list(rules_normalized_classes, name, n))
-		return strcmp(suffix, "pct_of_stall") == 0 ||
-		       strcmp(suffix, "stall_pct_of_latency") == 0;
-	return 0;
+	return rule_signal_find(name) != NULL;
 }
 
 int rules_class_known(const char *c)
 {
-	return in_list(rules_native_classes, c, strlen(c)) ||
-	       in_list(rules_nvidia_classes, c, strlen(c)) || fact_pseudo_class(c) != NULL;
+	int nv = class_lookup(VENDOR_NVIDIA, c);
+	return class_lookup(VENDOR_AMD, c) >= 0 || (nv >= 0 && nv != NCU_UNKNOWN) ||
+	       fact_pseudo_class(c) != NULL;
 }
 
 static const char *const op_names[] = {">", ">=", "<", "<=", "==", "!="};
@@ -607,16 +538,16 @@ void rules_release(rules *r)
 
 /* ---- evaluation ---- */
 
-static int cond_true(const rule_cond *c, const jv *v)
+static int cond_true(const rule_cond *c, const sig_value *v)
 {
 	if (c->is_str) {
-		const char *s = jv_string(v);
+		const char *s = sig_string(v);
 		int eq = s && strcmp(s, c->str) == 0;
 		return c->op == RULE_EQ ? eq : !eq;
 	}
-	if (!jv_is_num(v))
+	if (!sig_is_num(v))
 		return 0;
-	double x = jv_num(v);
+	double x = v->num;
 	switch (c->op) {
 	case RULE_GT:
 		return x > c->num;
@@ -647,13 +578,14 @@ static unsigned bound_bit(const char *bound)
 	return 0;
 }
 
-void rule_eval(const rule *ru, const jv *signals, const char *bound, int gating, rule_outcome *o)
+void rule_eval(const rule *ru, const signal_map *signals, const char *bound, int gating,
+	       rule_outcome *o)
 {
 	memset(o, 0, sizeof *o);
-	o->value = jv_get(signals, ru->conds[0].field);
+	o->value = signal_map_get(signals, ru->conds[0].field);
 	for (size_t i = 0; i < ru->n_conds; i++) {
-		const jv *v = jv_get(signals, ru->conds[i].field);
-		if (jv_type_of(v) == JV_NULL) {
+		const sig_value *v = signal_map_get(signals, ru->conds[i].field);
+		if (!v || v->kind == SIG_NULL) {
 			o->status = RULE_NO_SIGNAL;
 			o->missing = ru->conds[i].field;
 			return;
@@ -664,8 +596,8 @@ void rule_eval(const rule *ru, const jv *signals, const char *bound, int gating,
 		}
 	}
 	for (size_t i = 0; i < ru->n_unless; i++) {
-		const jv *v = jv_get(signals, ru->unless[i].field);
-		if (jv_type_of(v) != JV_NULL && cond_true(&ru->unless[i], v)) {
+		const sig_value *v = signal_map_get(signals, ru->unless[i].field);
+		if (v && v->kind != SIG_NULL && cond_true(&ru->unless[i], v)) {
 			o->status = RULE_CONTRADICTED;
 			o->contradicted_by = &ru->unless[i];
 			return;

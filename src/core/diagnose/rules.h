@@ -1,8 +1,8 @@
 /* The recommendation rules, as data (data/rules.json), and the knob vocabulary they name
  * (data/knobs_flydsl.json, data/knobs_triton.json, data/knobs_cuda.json).
  * docs/architecture.md#vocabularies: rules map a bubble class to a DSL knob; they are loaded and
- * validated at start, evaluated against a flat object of named signals (rule_signals.h), and they
- * also generate skills/references/bubble-knob-table.md.
+ * validated at start, evaluated against the signal map (signal_map.h, built by rule_signals.h), and
+ * they also generate skills/references/bubble-knob-table.md.
  *
  * A rule: id, bubble class (a native AMD class, a native NVIDIA class = an Nsight Compute stall
  * reason, or the pseudo classes "occupancy" and "roofline"), the signal that fires it (field, op,
@@ -24,6 +24,7 @@
 #include "base/err.h"
 #include "base/json/jv.h"
 #include "core/diagnose/kernel_traits.h"
+#include "core/diagnose/signal_map.h"
 
 #include <stddef.h>
 
@@ -70,11 +71,6 @@ typedef struct rules {
 	char *origin; /* where rules.json came from (embedded or FLYPROF_DATA_DIR) */
 } rules;
 
-/* The native AMD classes and the normalised cross-vendor classes (schema of `bubbles`), NULL
- * terminated. */
-extern const char *const rules_native_classes[];
-/* The NVIDIA native classes (Nsight Compute stall reasons, ncu_taxonomy.h), NULL terminated. */
-extern const char *const rules_nvidia_classes[];
 /* The vocabulary files rules_load reads, in order, NULL terminated. */
 extern const char *const rules_vocab_files[];
 
@@ -84,7 +80,6 @@ typedef struct rules_vocab {
 	size_t len;
 	const char *name;
 } rules_vocab;
-extern const char *const rules_normalized_classes[];
 
 /* Loads data/rules.json and the rules_vocab_files (data_load: embedded, or FLYPROF_DATA_DIR).
  * On failure r is left empty. */
@@ -105,10 +100,10 @@ void rules_release(rules *r);
 
 /* The vocabulary entry of a knob id, or NULL. */
 const jv *rules_knob(const rules *r, const char *id);
-/* 1 if `name` is a signal the evaluator provides (see rule_signals.h). */
+/* 1 if `name` is a signal the evaluator provides: a row of the signal table (rule_signals.h). */
 int rules_signal_known(const char *name);
-/* 1 if `c` is a valid rule class: a native AMD or NVIDIA class or a whole-kernel pseudo class
- * (occupancy, roofline, grid, waves: fact_signals.h). */
+/* 1 if `c` is a valid rule class: a native AMD or NVIDIA class (classes.h; not NVIDIA's
+ * "unknown") or a whole-kernel pseudo class (occupancy, roofline, grid, waves: fact_signals.h). */
 int rules_class_known(const char *c);
 const char *rule_op_name(rule_op op);
 /* Gate as text ("memory|latency", or "any"); static buffer. */
@@ -124,15 +119,16 @@ typedef enum {
 
 typedef struct rule_outcome {
 	rule_status status;
-	const jv *value;     /* value of conds[0] (borrowed from the signals), or NULL */
-	const char *missing; /* the absent signal for RULE_NO_SIGNAL */
+	const sig_value *value; /* value of conds[0] (borrowed from the signals), or NULL */
+	const char *missing;	/* the absent signal for RULE_NO_SIGNAL */
 	const rule_cond *contradicted_by; /* the unless condition that held (RULE_CONTRADICTED) */
 } rule_outcome;
 
-/* Evaluates one rule against the signals object. `bound` is the verdict ("memory", "compute",
+/* Evaluates one rule against the signal map. `bound` is the verdict ("memory", "compute",
  * "latency", "unknown"); gating applies only when `gating` is non-zero (the caller turns it
  * off when the verdict is unknown). */
-void rule_eval(const rule *ru, const jv *signals, const char *bound, int gating, rule_outcome *o);
+void rule_eval(const rule *ru, const signal_map *signals, const char *bound, int gating,
+	       rule_outcome *o);
 
 /* 1 when the rule applies to a kernel with these traits (kernel_traits.h), else 0 and `why`
  * says which trait differs ("needs has_mfma = true; this kernel has has_mfma = false"). A trait
