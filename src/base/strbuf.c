@@ -78,6 +78,22 @@ void sb_addf(strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+char *xstrvfmt(const char *fmt, va_list ap)
+{
+	strbuf sb = STRBUF_INIT;
+	sb_vaddf(&sb, fmt, ap);
+	return sb_detach(&sb);
+}
+
+char *xstrfmt(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xstrvfmt(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 const char *sb_str(const strbuf *sb)
 {
 	return sb->buf ? sb->buf : "";

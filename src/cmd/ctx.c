@@ -1,6 +1,5 @@
 #include "cmd/command.h"
 
-#include "base/strbuf.h"
 #include "base/xalloc.h"
 
 #include <stdarg.h>
@@ -9,13 +8,10 @@
 
 void ctx_warn(cmd_ctx *ctx, const char *fmt, ...)
 {
-	strbuf sb = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	sb_vaddf(&sb, fmt, ap);
+	jv_push(ctx->warnings, jv_vstrf(fmt, ap));
 	va_end(ap);
-	jv_push(ctx->warnings, jv_str(sb_str(&sb)));
-	sb_release(&sb);
 }
 
 void ctx_truncated(cmd_ctx *ctx, const char *what, size_t shown, size_t total, const char *flag)

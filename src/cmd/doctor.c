@@ -48,17 +48,15 @@ static void blocker(jv *list, err_code code, const char *fmt, ...)
 
 static void blocker(jv *list, err_code code, const char *fmt, ...)
 {
-	strbuf sb = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	sb_vaddf(&sb, fmt, ap);
+	jv *message = jv_vstrf(fmt, ap);
 	va_end(ap);
 	jv *b = jv_push(list, jv_object());
 	jv_set_str(b, "code", err_name(code));
 	jv_set_int(b, "exitCode", err_exit_status(code));
-	jv_set_str(b, "message", sb_str(&sb));
+	jv_set(b, "message", message);
 	jv_set_str(b, "help", err_default_help(code));
-	sb_release(&sb);
 }
 
 /* rocprofv3 >= 1.0.0 (ROCm 7.0) is the first with ATT (docs/facts-rocprofv3.md#versions). */

@@ -92,14 +92,13 @@ void tf_para(tf *t, int indent, const char *label, const char *text)
 
 void tf_title(tf *t, const char *fmt, ...)
 {
-	strbuf sb = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	sb_vaddf(&sb, fmt, ap);
+	char *title = xstrvfmt(fmt, ap);
 	va_end(ap);
 	sb_addc(t->out, '\n');
-	tf_para(t, 0, NULL, sb_str(&sb));
-	sb_release(&sb);
+	tf_para(t, 0, NULL, title);
+	free(title);
 }
 
 void tf_table_init(tf_table *tb, int flex, int keep_end)

@@ -97,16 +97,22 @@ jv *jv_str(const char *s)
 	return s ? jv_strn(s, strlen(s)) : jv_null();
 }
 
-jv *jv_strf(const char *fmt, ...)
+jv *jv_vstrf(const char *fmt, va_list ap)
 {
 	strbuf sb = STRBUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
 	sb_vaddf(&sb, fmt, ap);
-	va_end(ap);
 	jv *v = mk(JV_STRING);
 	v->v.str.len = sb.len;
 	v->v.str.s = sb_detach(&sb);
+	return v;
+}
+
+jv *jv_strf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	jv *v = jv_vstrf(fmt, ap);
+	va_end(ap);
 	return v;
 }
 

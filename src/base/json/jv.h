@@ -8,6 +8,7 @@
 #ifndef FLYPROF_BASE_JV_H
 #define FLYPROF_BASE_JV_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,7 @@ jv *jv_round(double d, int digits);
 jv *jv_str(const char *s);
 jv *jv_strn(const char *s, size_t n);
 jv *jv_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+jv *jv_vstrf(const char *fmt, va_list ap);
 jv *jv_array(void);
 jv *jv_object(void);
 void jv_free(jv *v);

@@ -17,13 +17,10 @@
 static void warn(capture_req *q, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warn(capture_req *q, const char *fmt, ...)
 {
-	strbuf sb = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	sb_vaddf(&sb, fmt, ap);
+	jv_push(q->warnings, jv_vstrf(fmt, ap));
 	va_end(ap);
-	jv_push(q->warnings, jv_str(sb_str(&sb)));
-	sb_release(&sb);
 }
 
 static int is_wave_file(const char *n)
