@@ -22,6 +22,14 @@ char *file_read_all(const char *path, size_t *len, fp_err *e)
 	return input_read_all(path, INPUT_ANY, len, e);
 }
 
+char *file_read_optional(const char *path, size_t *len)
+{
+	fp_err e = FP_ERR_INIT;
+	char *buf = input_read_all(path, INPUT_ANY, len, &e);
+	fp_err_clear(&e);
+	return buf;
+}
+
 static int write_full(int fd, const char *p, size_t len)
 {
 	while (len) {

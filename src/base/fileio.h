@@ -11,6 +11,9 @@
  * (kind INPUT_ANY): a missing file is NO_ARTIFACT, a FIFO/device/directory NOT_REGULAR_FILE,
  * one over the limit INPUT_TOO_LARGE, anything else IO_ERROR. */
 char *file_read_all(const char *path, size_t *len, fp_err *e);
+/* The same for optional evidence (a log, a side file): NULL when the file cannot be read, for
+ * whatever reason, and no error. len may be NULL. */
+char *file_read_optional(const char *path, size_t *len);
 /* Writes data to path atomically: a temporary file beside it, fsync, rename, fsync of the
  * directory. On failure the previous file (if any) is untouched and the temporary removed. */
 int file_write_atomic(const char *path, const void *data, size_t len, fp_err *e);

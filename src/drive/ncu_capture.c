@@ -7,7 +7,6 @@
 #include "drive/proc.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,19 +36,6 @@ static const export_spec EXPORTS[] = {
 };
 #define N_EXPORTS (sizeof EXPORTS / sizeof *EXPORTS)
 
-static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *dupf(const char *fmt, ...)
-{
-	strbuf sb = STRBUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	char tmp[4096];
-	vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	sb_adds(&sb, tmp);
-	return sb_detach(&sb);
-}
-
 jv *ncu_available_kernels(const char *text)
 {
 	jv *a = jv_array();
@@ -75,19 +61,10 @@ jv *ncu_available_kernels(const char *text)
 	return a;
 }
 
-static char *slurp(const char *path)
-{
-	fp_err e = FP_ERR_INIT;
-	size_t len = 0;
-	char *s = file_read_all(path, &len, &e);
-	fp_err_clear(&e);
-	return s;
-}
-
 /* Classifies a finished profile pass whose report is missing or whose status is not 0. */
 static int profile_error(const proc_result *r, const char *log, int have_report, fp_err *e)
 {
-	char *text = slurp(log);
+	char *text = file_read_optional(log, NULL);
 	const char *t = text ? text : "";
 	int rc = 0;
 	if (r->status == PROC_NOT_FOUND || r->status == PROC_TIMED_OUT ||
@@ -142,7 +119,7 @@ static char **profile_argv(const ncu_capture_req *q, const char *ncu, const char
 	v[n++] = xstrdup("-k");
 	v[n++] = xstrdup(q->kernel);
 	v[n++] = xstrdup("-s");
-	v[n++] = dupf("%lld", (long long)(q->launch_skip > 0 ? q->launch_skip : 0));
+	v[n++] = xstrfmt("%lld", (long long)(q->launch_skip > 0 ? q->launch_skip : 0));
 	v[n++] = xstrdup("-c");
 	v[n++] = xstrdup("1");
 	v[n++] = xstrdup("-f");
@@ -188,8 +165,8 @@ static int export_one(const ncu_capture_req *q, const char *ncu, const char *rep
 		      const export_spec *x, double *wall, fp_err *e)
 {
 	char *final = path_join(q->out_dir, x->name);
-	char *tmp = dupf("%s.part", final);
-	char *log = dupf("%s/ncu_export_%s.log", q->log_dir, x->page);
+	char *tmp = xstrfmt("%s.part", final);
+	char *log = xstrfmt("%s/ncu_export_%s.log", q->log_dir, x->page);
 	const char *argv[] = {ncu,
 			      "-i",
 			      report,

@@ -108,10 +108,8 @@ int amd_run_pass(capture_req *q, const amd_prep *p, const char *pass, const char
 /* The last `lines` lines of a log, or "" when it cannot be read. */
 static char *log_tail(const char *log, int lines)
 {
-	fp_err e = FP_ERR_INIT;
 	size_t len = 0;
-	char *buf = file_read_all(log, &len, &e);
-	fp_err_clear(&e);
+	char *buf = file_read_optional(log, &len);
 	if (!buf)
 		return xstrdup("");
 	size_t i = len;

@@ -259,9 +259,7 @@ static int take_kernel_trace(const char *path, long long id, const char *kernel,
 			     const char *out_dir, jv *artifacts, jv *rec, fp_err *e)
 {
 	size_t len = 0;
-	fp_err re = FP_ERR_INIT;
-	char *buf = plain_file(path) ? file_read_all(path, &len, &re) : NULL;
-	fp_err_clear(&re);
+	char *buf = plain_file(path) ? file_read_optional(path, &len) : NULL;
 	if (!buf)
 		return 0;
 	const char *how = "dispatch id";

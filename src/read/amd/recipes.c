@@ -234,10 +234,7 @@ int recipes_load(recipe_set *s, fp_err *e)
 /* The first ROCDSL_*SHAPES word in the harness text, or NULL. */
 static char *shape_var_in(const char *path)
 {
-	fp_err e = FP_ERR_INIT;
-	size_t len = 0;
-	char *txt = file_read_all(path, &len, &e);
-	fp_err_clear(&e);
+	char *txt = file_read_optional(path, NULL);
 	char *found = NULL;
 	for (const char *p = txt; p && (p = strstr(p, "ROCDSL_")) && !found; p++) {
 		size_t l = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
