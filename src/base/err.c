@@ -76,19 +76,6 @@ static void input_extras(fp_err *e, const char *file, int64_t offset, int64_t li
 		fp_err_extra(e, "expected", jv_str(expected));
 }
 
-int fp_fail_input(fp_err *e, const char *file, int64_t offset, const char *expected,
-		  const char *fmt, ...)
-{
-	if (!e || e->set)
-		return -1;
-	va_list ap;
-	va_start(ap, fmt);
-	vfail(e, ERR_BAD_INPUT, fmt, ap);
-	va_end(ap);
-	input_extras(e, file, offset, 0, 0, expected);
-	return -1;
-}
-
 int fp_fail_input_lc(fp_err *e, const char *file, int64_t offset, int64_t line, int64_t col,
 		     const char *expected, const char *fmt, ...)
 {

@@ -37,14 +37,13 @@ int err_lookup(const char *name);
 
 /* Records an error (the first one wins if called twice) and returns -1. */
 int fp_fail(fp_err *e, err_code code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* BAD_INPUT at a byte offset of a file; line/col are computed by the caller when known (<=0 =
+/* BAD_INPUT at a byte offset of a file, with line and column when the caller knows them (<= 0 =
  * unknown). */
-int fp_fail_input(fp_err *e, const char *file, int64_t offset, const char *expected,
-		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* BAD_INPUT with line and column as well as the byte offset. */
 int fp_fail_input_lc(fp_err *e, const char *file, int64_t offset, int64_t line, int64_t col,
 		     const char *expected, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
+/* BAD_INPUT at a byte offset, line and column unknown. */
+#define fp_fail_input(e, file, offset, ...) fp_fail_input_lc(e, file, offset, 0, 0, __VA_ARGS__)
 void fp_err_set_help(fp_err *e, const char *help);
 /* Adds an extra key (takes ownership of v). */
 void fp_err_extra(fp_err *e, const char *key, jv *v);
