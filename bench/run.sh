@@ -10,8 +10,10 @@
 # Prints: the machine; the scanner vs the generic JSON parser; on the page-cached corpus
 # softmax trace, bubbles and report against the I/O floor (bench/io_floor: open and read the
 # same files, nothing else) at one thread and at all cores; on generated traces MB/s, the
-# ratio to the floor, peak RSS and time per MB. Generated data is deleted afterwards. Record
-# the output in bench/RESULTS.md.
+# ratio to the floor, peak RSS and time per MB; on generated captures of 10, 100 and 1,000
+# dispatch directories, bubbles on one of them (by --dispatch, and by its own path) with the
+# other dispatches' wave files poisoned, so that a run that read them would fail. Generated data
+# is deleted afterwards. Record the output in bench/RESULTS.md.
 #
 # Every comparison is made inside one run and interleaved (A B C, A B C, ...), each command's
 # best of BENCH_RUNS: on a machine shared with other work absolute wall times drift with the
@@ -100,6 +102,7 @@ if [ -n "$soft" ]; then
 		floorN "'$B/bench/io_floor' --threads $cores '$soft'" \
 		bubN "'$FLY' bubbles --bundle '$soft' --format json" \
 		repN "'$FLY' report --bundle '$soft' --out '$rep' --format json" \
+		map1 "'$FLY' map --bundle '$soft' --format json" \
 		cat "bash -c \"cd '$soft' && cat -- * >/dev/null\""
 	echo "files: $(ls "$soft" | wc -l), $(mb_of "$soft") MB; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 	printf '%-28s %8s %8s %12s %12s\n' command wall_s cpu_s wall/floor cpu/floor
@@ -115,9 +118,12 @@ if [ -n "$soft" ]; then
 				"${!w}" "${!c}" "$(ratio "${!w}" "${!fw}")x" "$(ratio "${!c}" "${!fc}")x"
 		done
 	done
+	printf '%-28s %8s %8s %12s %12s\n' "map (threads $cores)" "$W_map1" "$C_map1" \
+		"$(ratio "$W_map1" "$W_floorN")x" "$(ratio "$C_map1" "$C_floorN")x"
 	printf '%-28s %8s %8s\n' "cat -- * (reference)" "$W_cat" "$C_cat"
 	echo "report/bubbles: threads 1 wall $(ratio "$W_rep1" "$W_bub1")x cpu $(ratio "$C_rep1" "$C_bub1")x;" \
 		"threads $cores wall $(ratio "$W_repN" "$W_bubN")x cpu $(ratio "$C_repN" "$C_bubN")x"
+	echo "map/bubbles (threads $cores): wall $(ratio "$W_map1" "$W_bubN")x cpu $(ratio "$C_map1" "$C_bubN")x"
 	echo "bubbles peak RSS: $(rss_mb "$FLY" bubbles --bundle "$soft" --format json) MB"
 	same_as_prev bubbles --bundle "$soft" --format json --all
 	same_as_prev report --bundle "$soft" --out "$WORK/rep_cmp" --format json
@@ -164,3 +170,48 @@ for size in $SIZES; do
 	same_as_prev bubbles --bundle "$d" --format json --all
 	[ -n "${BENCH_DATA:-}" ] || rm -rf "$d"
 done
+
+# A capture of n dispatch directories (att/big/ui_output_agent_1_dispatch_<i>): dispatch 1 is a
+# real small trace, every other one the same files with poisoned wave files, written by the
+# shell itself (a process per copy takes minutes here). bubbles on dispatch 1 must succeed and
+# so cannot have read another dispatch's wave files; choosing by --dispatch still reads every
+# candidate's code.json (dispatch.candidates lists them all), so that time grows with n.
+make_capture() {
+	local cap=$1 n=$2 tag="$1/att/big" i k
+	local -a names=() contents=() dirs=()
+	mkdir -p "$tag"
+	cp -R "$WORK/one" "$tag/ui_output_agent_1_dispatch_1"
+	for f in "$WORK/poison"/*; do
+		names+=("${f##*/}")
+		IFS= read -r -d '' c <"$f"
+		contents+=("$c")
+	done
+	for ((i = 2; i <= n; i++)); do dirs+=("$tag/ui_output_agent_1_dispatch_$i"); done
+	[ ${#dirs[@]} -gt 0 ] && mkdir "${dirs[@]}"
+	for d in "${dirs[@]}"; do
+		for k in "${!names[@]}"; do printf '%s' "${contents[k]}" >"$d/${names[k]}"; done
+	done
+}
+
+echo "== captures of many dispatch directories: bubbles on one of them (best of $RUNS)"
+if "$B/bench/gen_att" --out "$WORK/one" --raw --waves 4 --iters 3 >/dev/null 2>&1 &&
+	"$B/bench/gen_att" --out "$WORK/poison" --raw --waves 4 --iters 2 >/dev/null 2>&1; then
+	for f in "$WORK"/poison/se*_wv*.json; do printf '{"wave": {"begin": 1, "instructions": [[' >"$f"; done
+	printf '%10s %12s %12s %14s %14s %8s\n' dispatches dispatch_s dispatch_cpu own_path_s own_path_cpu ok
+	for n in 10 100 1000; do
+		cap="$WORK/cap$n"
+		make_capture "$cap" "$n"
+		one="$cap/att/big/ui_output_agent_1_dispatch_1"
+		catall "$cap"
+		interleave byid "'$FLY' bubbles --bundle '$cap' --dispatch 1 --format json" \
+			bydir "'$FLY' bubbles --bundle '$one' --format json"
+		ok=yes
+		"$FLY" bubbles --bundle "$cap" --dispatch 1 --format json >/dev/null 2>&1 || ok=NO
+		"$FLY" bubbles --bundle "$one" --format json >/dev/null 2>&1 || ok=NO
+		printf '%10s %12s %12s %14s %14s %8s\n' "$n" "$W_byid" "$C_byid" "$W_bydir" "$C_bydir" "$ok"
+		rm -rf "$cap"
+	done
+	echo "ok: both succeed with every other dispatch's wave files poisoned (none of them was read)"
+else
+	echo "bench/gen_att failed: dispatch scaling skipped"
+fi

@@ -129,31 +129,31 @@ static inline __attribute__((always_inline)) const char *quick_row(const char *p
 }
 
 /* Iterates the rows of an array of n-integer rows: fast path first, general path on anything
- * unusual. `add` stores one row. */
-static inline __attribute__((always_inline)) int int_rows(att_scan *s, att_wave *w, int n,
+ * unusual. Rows are stored straight into *v (n int64 each, *count used, *cap allocated: an
+ * array of structs of n int64 fields), grown ROW_BATCH rows ahead of the fast path. The general
+ * path requires the first `need` integers of a row (need <= n; the rest of the row is skipped,
+ * and its slots are left unset). */
+static inline __attribute__((always_inline)) int int_rows(att_scan *s, int n, int need,
 							  const char *row_what,
-							  const char *const *what,
-							  void (*add)(att_wave *, const int64_t *))
+							  const char *const *what, void **v,
+							  size_t *count, size_t *cap)
 {
-	int64_t v[5], batch[ROW_BATCH * 5];
+	const size_t row = (size_t)n * sizeof(int64_t);
 	const char *end = s->buf + s->len;
 	int first = 1, more;
 	for (;;) {
+		if (*cap < *count + ROW_BATCH)
+			*v = xgrow(*v, cap, *count + ROW_BATCH, row);
+		int64_t *out = (int64_t *)((char *)*v + *count * row);
 		const char *p = s->buf + s->pos;
 		if (p < end && *p == (first ? '[' : ',')) {
 			const char *r = first ? p : p + 1;
 			size_t k = 0;
-			const char *q = att_fast_rows(r, end, n, batch, ROW_BATCH, &k);
+			const char *q = att_fast_rows(r, end, n, out, ROW_BATCH, &k);
+			if (!q && (q = quick_row(r, end, out, n)) != NULL)
+				k = 1;
 			if (q) {
-				for (size_t i = 0; i < k; i++)
-					add(w, batch + i * (size_t)n);
-				s->pos = (size_t)(q - s->buf);
-				first = 0;
-				continue;
-			}
-			q = quick_row(r, end, v, n);
-			if (q) {
-				add(w, v);
+				*count += k;
 				s->pos = (size_t)(q - s->buf);
 				first = 0;
 				continue;
@@ -162,23 +162,14 @@ static inline __attribute__((always_inline)) int int_rows(att_scan *s, att_wave 
 		more = att_scan_next(s, ']', &first);
 		if (more != 1)
 			return more;
-		if (int_row(s, v, n, row_what, what))
+		if (int_row(s, out, need, row_what, what))
 			return -1;
-		add(w, v);
+		(*count)++;
 	}
 }
 
-static inline void add_inst(att_wave *w, const int64_t *v)
-{
-	if (w->n_insts == w->cap_insts)
-		w->insts = xgrow(w->insts, &w->cap_insts, w->n_insts + 1, sizeof *w->insts);
-	att_wave_inst *r = &w->insts[w->n_insts++];
-	r->time = v[0];
-	r->category = v[1];
-	r->stall = v[2];
-	r->duration = v[3];
-	r->line = v[4];
-}
+_Static_assert(sizeof(att_wave_inst) == 5 * sizeof(int64_t), "a row of 5 integers");
+_Static_assert(sizeof(att_wave_state) == 2 * sizeof(int64_t), "a row of 2 integers");
 
 static int read_instructions(att_scan *s, att_wave *w)
 {
@@ -188,17 +179,8 @@ static int read_instructions(att_scan *s, att_wave *w)
 	    "an integer (instruction code line)"};
 	if (att_scan_expect(s, '[', "an array of instructions"))
 		return -1;
-	return int_rows(s, w, 5, "an instruction [time, category, stall, duration, line]", what,
-			add_inst);
-}
-
-static inline void add_state(att_wave *w, const int64_t *v)
-{
-	if (w->n_timeline == w->cap_timeline)
-		w->timeline =
-		    xgrow(w->timeline, &w->cap_timeline, w->n_timeline + 1, sizeof *w->timeline);
-	w->timeline[w->n_timeline].state = v[0];
-	w->timeline[w->n_timeline++].duration = v[1];
+	return int_rows(s, 5, 5, "an instruction [time, category, stall, duration, line]", what,
+			(void **)&w->insts, &w->n_insts, &w->cap_insts);
 }
 
 static int read_timeline(att_scan *s, att_wave *w)
@@ -206,53 +188,28 @@ static int read_timeline(att_scan *s, att_wave *w)
 	static const char *what[2] = {"an integer (state)", "an integer (state duration)"};
 	if (att_scan_expect(s, '[', "an array of [state, duration]"))
 		return -1;
-	return int_rows(s, w, 2, "a timeline entry [state, duration]", what, add_state);
+	return int_rows(s, 2, 2, "a timeline entry [state, duration]", what, (void **)&w->timeline,
+			&w->n_timeline, &w->cap_timeline);
 }
 
-static void add_wait(att_wave *w, int64_t wait_line, int64_t producer)
-{
-	if (w->n_waits == w->cap_waits)
-		w->waits = xgrow(w->waits, &w->cap_waits, w->n_waits + 1, sizeof *w->waits);
-	w->waits[w->n_waits].wait_line = wait_line;
-	w->waits[w->n_waits++].producer_line = producer;
-}
+_Static_assert(sizeof(att_wave_wait) == 2 * sizeof(int64_t), "a row of 2 integers");
 
+/* [[producer, 0], ...]: the rows are read into the wait slots as they stand (the second
+ * element is not used; only the producer is required), then each becomes (wait_line,
+ * producer). */
 static int read_producers(att_scan *s, att_wave *w, int64_t wait_line)
 {
 	static const char *what[1] = {"an integer (producer code line)"};
 	if (att_scan_expect(s, '[', "a list of producers [[line, 0], ...]"))
 		return -1;
-	const char *end = s->buf + s->len;
-	int first = 1, more;
-	for (;;) {
-		int64_t v[2], batch[ROW_BATCH * 2];
-		const char *p = s->buf + s->pos;
-		if (p < end && *p == (first ? '[' : ',')) {
-			const char *r = first ? p : p + 1;
-			size_t k = 0;
-			const char *q = att_fast_rows(r, end, 2, batch, ROW_BATCH, &k);
-			if (q) { /* [producer, 0]: the second element is not used */
-				for (size_t i = 0; i < k; i++)
-					add_wait(w, wait_line, batch[2 * i]);
-				s->pos = (size_t)(q - s->buf);
-				first = 0;
-				continue;
-			}
-			q = quick_row(r, end, v, 2);
-			if (q) { /* [producer, 0]: the second element is not used */
-				add_wait(w, wait_line, v[0]);
-				s->pos = (size_t)(q - s->buf);
-				first = 0;
-				continue;
-			}
-		}
-		more = att_scan_next(s, ']', &first);
-		if (more != 1)
-			return more;
-		if (int_row(s, v, 1, "a producer [line, 0]", what))
-			return -1;
-		add_wait(w, wait_line, v[0]);
+	size_t from = w->n_waits;
+	int rc = int_rows(s, 2, 1, "a producer [line, 0]", what, (void **)&w->waits, &w->n_waits,
+			  &w->cap_waits);
+	for (size_t i = from; i < w->n_waits; i++) {
+		w->waits[i].producer_line = w->waits[i].wait_line;
+		w->waits[i].wait_line = wait_line;
 	}
+	return rc;
 }
 
 static int read_waitcnt(att_scan *s, att_wave *w)

@@ -19,9 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Fields in the order of the row [time, category, stall, duration, line] (and of a timeline
+ * row below): the scanner's fast path stores rows straight into the array. */
 typedef struct att_wave_inst {
-	int64_t time, stall, duration, line;
-	int64_t category;
+	int64_t time, category, stall, duration, line;
 } att_wave_inst;
 
 typedef struct att_wave_state {
