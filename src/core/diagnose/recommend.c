@@ -7,6 +7,7 @@
 #include "core/diagnose/report.h"
 #include "core/diagnose/rule_signals.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,51 +95,66 @@ static void class_hotspot(jv *ev, const jv *bubbles, const char *klass, const jv
 	}
 }
 
-static jv *cond_jv(const rule_cond *c, const signal_map *signals)
+/* A formatted string (owned). */
+static char *strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *strf(const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *s = xmalloc((size_t)(n > 0 ? n : 0) + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/* ---- conditions ---- */
+
+static rec_cond cond_at(const rule_cond *c, const signal_map *signals)
+{
+	const sig_value *v = signal_map_get(signals, c->field);
+	rec_cond rc = {c, v ? *v : sig_null(), v != NULL};
+	return rc;
+}
+
+static jv *cond_jv(const rec_cond *rc)
+{
+	const rule_cond *c = rc->cond;
 	jv *o = jv_object();
 	jv_set_str(o, "signal", c->field);
-	jv_set(o, "value", sig_value_to_jv(signal_map_get(signals, c->field)));
+	jv_set(o, "value", rc->present ? sig_value_to_jv(&rc->value) : jv_null());
 	jv_set_str(o, "op", rule_op_name(c->op));
 	jv_set(o, "threshold", c->is_str ? jv_str(c->str) : jv_double(c->num));
 	return o;
 }
 
 /* What a condition says in words: "grid.cu_fill_pct = 32.8 < 100" and its negation. */
-static void cond_words(jv *o, const rule_cond *c, const sig_value *v)
+static void cond_words(jv *o, const rec_cond *rc)
 {
 	static const char *const neg[] = {"<=", "<", ">=", ">", "!=", "=="};
+	const rule_cond *c = rc->cond;
 	char val[64], thr[64];
-	if (sig_string(v))
-		snprintf(val, sizeof val, "%s", sig_string(v));
+	if (sig_string(&rc->value))
+		snprintf(val, sizeof val, "%s", rc->value.str);
 	else
-		snprintf(val, sizeof val, "%g", sig_number(v));
+		snprintf(val, sizeof val, "%g", sig_number(&rc->value));
 	if (c->is_str)
 		snprintf(thr, sizeof thr, "%s", c->str);
 	else
 		snprintf(thr, sizeof thr, "%g", c->num);
 	jv_set(o, "holds",
-	       jv_strf("%s = %s %s %s", c->field, v ? val : "null", rule_op_name(c->op), thr));
+	       jv_strf("%s = %s %s %s", c->field, rc->present ? val : "null", rule_op_name(c->op),
+		       thr));
 	jv_set(o, "stops_when", jv_strf("%s %s %s", c->field, neg[c->op], thr));
 }
 
-static jv *evidence(const rule *ru, const jv *bubbles, const signal_map *signals,
-		    const jv *occupancy, const jv *facts, const jv *buckets)
+/* The location part of the evidence (recommendation.where). */
+static jv *where_of(const rule *ru, const jv *bubbles, const jv *occupancy, const jv *facts,
+		    const jv *buckets)
 {
-	jv *ev = cond_jv(&ru->conds[0], signals);
-	cond_words(ev, &ru->conds[0], signal_map_get(signals, ru->conds[0].field));
-	if (ru->n_conds > 1) {
-		jv *all = jv_set(ev, "conditions", jv_array());
-		for (size_t i = 1; i < ru->n_conds; i++)
-			cond_words(jv_push(all, cond_jv(&ru->conds[i], signals)), &ru->conds[i],
-				   signal_map_get(signals, ru->conds[i].field));
-	}
-	if (ru->n_unless) {
-		/* the facts that would have stopped the advice, with their values now */
-		jv *un = jv_set(ev, "unless", jv_array());
-		for (size_t i = 0; i < ru->n_unless; i++)
-			jv_push(un, cond_jv(&ru->unless[i], signals));
-	}
+	jv *ev = jv_object();
 	const fact_pseudo *ps = fact_pseudo_class(ru->klass);
 	if (ps) {
 		jv_set(ev, "hotspot", jv_null());
@@ -149,6 +165,26 @@ static jv *evidence(const rule *ru, const jv *bubbles, const signal_map *signals
 			jv_set(ev, "facts", jv_copy(jv_get(facts, ps->facts)));
 	} else
 		class_hotspot(ev, bubbles, ru->klass, buckets);
+	return ev;
+}
+
+static jv *evidence_jv(const recommendation *rec)
+{
+	const rule *ru = rec->rule;
+	jv *ev = cond_jv(&rec->conds[0]);
+	cond_words(ev, &rec->conds[0]);
+	if (ru->n_conds > 1) {
+		jv *all = jv_set(ev, "conditions", jv_array());
+		for (size_t i = 1; i < ru->n_conds; i++)
+			cond_words(jv_push(all, cond_jv(&rec->conds[i])), &rec->conds[i]);
+	}
+	if (ru->n_unless) {
+		/* the facts that would have stopped the advice, with their values now */
+		jv *un = jv_set(ev, "unless", jv_array());
+		for (size_t i = 0; i < ru->n_unless; i++)
+			jv_push(un, cond_jv(&rec->unless[i]));
+	}
+	jv_merge(ev, jv_copy(rec->where));
 	return ev;
 }
 
@@ -171,7 +207,7 @@ static double dependency_stall(const jv *b)
 
 /* Beside the summed bound: the class's exposed stall (cycles no other wave hid) as a share of
  * the traced SIMDs' time, the wall-time estimate (docs/diagnosis.md). */
-static int exposed_gain(jv *g, const char *klass, const signal_map *signals)
+static int exposed_gain(rec_gain *g, const char *klass, const signal_map *signals)
 {
 	char k1[96], k2[96];
 	snprintf(k1, sizeof k1, "%s.exposed_pct_of_simd_time", klass);
@@ -179,14 +215,10 @@ static int exposed_gain(jv *g, const char *klass, const signal_map *signals)
 	const sig_value *ex = signal_map_get(signals, k1);
 	if (!sig_is_num(ex))
 		return 0;
-	jv_set_round(g, "exposed_pct", ex->num, 2);
 	const sig_value *of_stall = signal_map_get(signals, k2);
-	jv_set(g, "exposed_pct_of_stall",
-	       sig_is_num(of_stall) ? sig_value_to_jv(of_stall) : jv_null());
-	jv_set_str(g, "exposed_basis",
-		   "the class's exposed stall (cycles in which no wave of the SIMD issued while "
-		   "this class stalled) / the traced SIMDs' time: the wall-time share removing it "
-		   "could save (report.json exposed_stall); recommendations are ranked by it");
+	g->exposed = 1;
+	g->exposed_pct = sig_round(ex->num, 2);
+	g->exposed_of_stall = sig_is_num(of_stall) ? *of_stall : sig_null();
 	return 1;
 }
 
@@ -209,15 +241,21 @@ static double exposed_dependency(const signal_map *signals)
 	return any ? s : -1;
 }
 
-/* Fills the gain object and returns the ranking key. */
-static double gain(const rule *ru, const jv *b, const signal_map *signals, const jv *occupancy,
-		   jv *g)
+static void basis(rec_gain *g, const char *text)
+{
+	snprintf(g->basis, sizeof g->basis, "%s", text);
+}
+
+/* Fills the gain and its ranking key. */
+static void gain(const rule *ru, const jv *b, const signal_map *signals, const jv *occupancy,
+		 rec_gain *g)
 {
 	double lat = jv_num(jv_get(jv_get(b, "totals"), "latency"));
 	double up = 0, key;
 	report_words w;
 	report_words_of(b, &w);
-	jv_set_str(g, "kind", "upper_bound");
+	memset(g, 0, sizeof *g);
+	g->kind = "upper_bound";
 	if (strcmp(ru->klass, "occupancy") == 0) {
 		const jv *th = jv_get(occupancy, "theoretical");
 		double wv = jv_num(jv_get(th, "waves_per_simd"));
@@ -227,23 +265,20 @@ static double gain(const rule *ru, const jv *b, const signal_map *signals, const
 					: MAX_WAVES_PER_SIMD_DEFAULT;
 		double free_frac = mx > 0 && wv < mx ? 1.0 - wv / mx : 0.0;
 		double exposed = exposed_dependency(signals);
-		jv_set_str(g, "kind", "upper_bound_estimate");
+		g->kind = "upper_bound_estimate";
 		if (exposed >= 0) {
 			up = exposed * free_frac;
-			jv_set_str(
-			    g, "basis",
-			    "exposed dependency stall (vmem_wait+lds_wait+smem_wait+barrier "
-			    "cycles no other wave hid) as % of the traced SIMDs' time x (1 - "
-			    "theoretical/max waves per SIMD): more resident waves can at most "
-			    "hide the stall that is not hidden yet");
+			basis(g, "exposed dependency stall (vmem_wait+lds_wait+smem_wait+barrier "
+				 "cycles no other wave hid) as % of the traced SIMDs' time x (1 - "
+				 "theoretical/max waves per SIMD): more resident waves can at most "
+				 "hide the stall that is not hidden yet");
 		} else {
 			up = pct(dependency_stall(b), lat) * free_frac;
-			jv_set_str(
-			    g, "basis",
-			    "dependency stall (AMD vmem_wait+lds_wait+smem_wait+barrier; NVIDIA "
-			    "long_scoreboard+short_scoreboard+imc_miss+barrier) share of "
-			    "totals.latency x (1 - theoretical/max waves per SIMD): more "
-			    "resident waves can at most hide the dependency stalls");
+			basis(g,
+			      "dependency stall (AMD vmem_wait+lds_wait+smem_wait+barrier; NVIDIA "
+			      "long_scoreboard+short_scoreboard+imc_miss+barrier) share of "
+			      "totals.latency x (1 - theoretical/max waves per SIMD): more "
+			      "resident waves can at most hide the dependency stalls");
 		}
 		key = up * ru->priority;
 	} else if (strcmp(ru->klass, "roofline") == 0 &&
@@ -251,71 +286,87 @@ static double gain(const rule *ru, const jv *b, const signal_map *signals, const
 		up = 100.0 - sig_number(signal_map_get(signals, "counters.pct_of_hbm_roof"));
 		if (up < 0)
 			up = 0;
-		jv_set_str(g, "basis",
-			   "headroom to the calibrated HBM roof (100 - pct_of_hbm_roof)");
+		basis(g, "headroom to the calibrated HBM roof (100 - pct_of_hbm_roof)");
 		key = up * ru->priority;
 	} else if (fact_pseudo_class(ru->klass) && fact_pseudo_class(ru->klass)->gain) {
 		const char *gs = fact_pseudo_class(ru->klass)->gain;
 		up = sig_number(signal_map_get(signals, gs));
-		jv_set_str(g, "kind", "upper_bound_estimate");
-		jv_set(g, "basis",
-		       jv_strf("the %s finding's own estimate (signal %s; its facts are "
-			       "in evidence.facts)",
-			       ru->klass, gs));
+		g->kind = "upper_bound_estimate";
+		snprintf(
+		    g->basis, sizeof g->basis,
+		    "the %s finding's own estimate (signal %s; its facts are in evidence.facts)",
+		    ru->klass, gs);
 		key = up * ru->priority;
 	} else {
 		up = pct(rule_signals_class_stall(b, ru->klass), lat);
-		jv_set_str(g, "basis",
-			   w.samples
-			       ? "this class's stall samples / totals.latency (all warp-state "
-				 "samples): removing every stall sample of the class cannot "
-				 "save more; the wall-time gain is usually smaller"
-			       : "this class's stall cycles / totals.latency: removing every "
-				 "stall cycle of the class cannot save more; the wall-time "
-				 "gain is usually smaller");
+		basis(g, w.samples ? "this class's stall samples / totals.latency (all warp-state "
+				     "samples): removing every stall sample of the class cannot "
+				     "save more; the wall-time gain is usually smaller"
+				   : "this class's stall cycles / totals.latency: removing every "
+				     "stall cycle of the class cannot save more; the wall-time "
+				     "gain is usually smaller");
 		key = up;
 		/* rank by the wall-time estimate when the waves were merged: stall other waves
 		 * hid costs no time */
 		if (exposed_gain(g, ru->klass, signals))
-			key = jv_num(jv_get(g, "exposed_pct"));
+			key = sig_number(&g->exposed_pct);
 	}
 	/* No change that keeps the bytes moved can beat the memory roof: cap every other gain
 	 * at the roofline's headroom (an estimate, labelled as such). */
 	const sig_value *head = signal_map_get(signals, "roofline.cap_pct");
-	if (sig_is_num(head) && strcmp(ru->klass, "roofline") != 0 && up > sig_number(head)) {
-		jv_set_round(g, "uncapped_pct", up, 2);
-		jv_set(g, "capped_by",
-		       jv_strf("roofline: the kernel already moves its estimated bytes at %.1f%% "
-			       "of the HBM peak, so keeping the same bytes it can gain at most "
-			       "%.1f%% (report.json roofline)",
-			       sig_number(signal_map_get(signals, "roofline.pct_of_hbm")),
-			       sig_number(head)));
-		key = key < sig_number(head) ? key : sig_number(head);
-		up = sig_number(head);
+	if (sig_is_num(head) && strcmp(ru->klass, "roofline") != 0 && up > head->num) {
+		g->capped = 1;
+		g->uncapped = sig_round(up, 2);
+		snprintf(
+		    g->capped_by, sizeof g->capped_by,
+		    "roofline: the kernel already moves its estimated bytes at %.1f%% of the "
+		    "HBM peak, so keeping the same bytes it can gain at most %.1f%% (report.json "
+		    "roofline)",
+		    sig_number(signal_map_get(signals, "roofline.pct_of_hbm")), head->num);
+		key = key < head->num ? key : head->num;
+		up = head->num;
 	}
-	if (sig_is_num(head) && jv_num(jv_get(g, "exposed_pct")) > sig_number(head))
-		jv_set_round(g, "exposed_pct", sig_number(head), 2);
-	jv_set_round(g, "upper_bound_pct", up, 2);
-	jv_set_str(g, "denominator", w.totals);
-	return key;
+	if (sig_is_num(head) && g->exposed && sig_number(&g->exposed_pct) > head->num)
+		g->exposed_pct = sig_round(head->num, 2);
+	g->upper_bound = sig_round(up, 2);
+	g->denominator = w.totals;
+	g->key = key;
+}
+
+static jv *gain_jv(const rec_gain *g)
+{
+	jv *o = jv_object();
+	jv_set_str(o, "kind", g->kind);
+	jv_set_str(o, "basis", g->basis);
+	if (g->exposed) {
+		jv_set(o, "exposed_pct", sig_value_to_jv(&g->exposed_pct));
+		jv_set(o, "exposed_pct_of_stall", sig_value_to_jv(&g->exposed_of_stall));
+		jv_set_str(
+		    o, "exposed_basis",
+		    "the class's exposed stall (cycles in which no wave of the SIMD issued "
+		    "while this class stalled) / the traced SIMDs' time: the wall-time share "
+		    "removing it could save (report.json exposed_stall); recommendations are "
+		    "ranked by it");
+	}
+	if (g->capped) {
+		jv_set(o, "uncapped_pct", sig_value_to_jv(&g->uncapped));
+		jv_set_str(o, "capped_by", g->capped_by);
+	}
+	jv_set(o, "upper_bound_pct", sig_value_to_jv(&g->upper_bound));
+	jv_set_str(o, "denominator", g->denominator);
+	return o;
 }
 
 /* ---- ranking ---- */
 
-typedef struct cand {
-	jv *rec;
-	double key, priority;
-	size_t order;
-} cand;
-
-static int cand_cmp(const void *pa, const void *pb)
+static int rec_cmp(const void *pa, const void *pb)
 {
-	const cand *a = pa, *b = pb;
-	if (a->key != b->key)
-		return a->key > b->key ? -1 : 1;
-	if (a->priority != b->priority)
-		return a->priority > b->priority ? -1 : 1;
-	return a->order < b->order ? -1 : a->order > b->order;
+	const recommendation *a = pa, *b = pb;
+	if (a->gain.key != b->gain.key)
+		return a->gain.key > b->gain.key ? -1 : 1;
+	if (a->rule->priority != b->rule->priority)
+		return a->rule->priority > b->rule->priority ? -1 : 1;
+	return a->rule < b->rule ? -1 : a->rule > b->rule; /* rules-file order */
 }
 
 static jv *knob_jv(const rule *ru)
@@ -333,12 +384,13 @@ static jv *knob_jv(const rule *ru)
 
 /* The rule's confidence, lowered one level when the evidence is weak: a class rule whose hot
  * instruction has no .py line, or holds under 10% of the class's stall (the class is spread
- * thin, so no single change addresses much of it). */
-static void set_confidence(jv *r, const rule *ru)
+ * thin, so no single change addresses much of it). Reads the location part of the evidence. */
+static void set_confidence(recommendation *rec)
 {
 	static const char *const levels[] = {"low", "medium", "high"};
+	const rule *ru = rec->rule;
 	int lv = strcmp(ru->confidence, "high") == 0 ? 2 : strcmp(ru->confidence, "medium") == 0;
-	const jv *ev = jv_get(r, "evidence");
+	const jv *ev = rec->where;
 	const jv *hs = jv_get(ev, "hotspot");
 	const char *why = NULL;
 	const char *kind = jv_string(jv_get(hs, "source_kind"));
@@ -367,147 +419,183 @@ static void set_confidence(jv *r, const rule *ru)
 		why = "lowered: the hot instruction has no .py line";
 	if (why && lv > 0)
 		lv--;
-	jv_set_str(r, "confidence", levels[lv]);
-	jv_set_str(r, "rule_confidence", ru->confidence);
+	rec->confidence = levels[lv];
 	if (!why && what)
 		snprintf(buf, sizeof buf,
 			 "the rule's confidence; the hot instruction sits on %s, the actionable "
 			 "line comes from evidence.actionable",
 			 what);
-	jv_set_str(r, "confidence_basis",
-		   why	  ? why
-		   : what ? buf
-			  : "the rule's confidence; the evidence is concentrated on a mapped "
-			    "instruction");
+	snprintf(rec->confidence_basis, sizeof rec->confidence_basis, "%s",
+		 why	? why
+		 : what ? buf
+			: "the rule's confidence; the evidence is concentrated on a mapped "
+			  "instruction");
 }
 
-static jv *rec_jv(const rule *ru, const jv *b, const signal_map *signals, const jv *occ,
-		  const jv *facts, const jv *buckets, double *key)
+static void rec_fill(recommendation *rec, const rule *ru, const jv *b, const signal_map *signals,
+		     const jv *occ, const jv *facts, const jv *buckets)
 {
+	memset(rec, 0, sizeof *rec);
+	rec->rule = ru;
+	for (size_t i = 0; i < ru->n_conds; i++)
+		rec->conds[i] = cond_at(&ru->conds[i], signals);
+	for (size_t i = 0; i < ru->n_unless; i++)
+		rec->unless[i] = cond_at(&ru->unless[i], signals);
+	rec->where = where_of(ru, b, occ, facts, buckets);
+	set_confidence(rec);
+	gain(ru, b, signals, occ, &rec->gain);
+}
+
+static jv *rec_jv(const recommendation *rec)
+{
+	const rule *ru = rec->rule;
 	jv *r = jv_object();
-	jv_set_int(r, "rank", 0);
+	jv_set_int(r, "rank", (int64_t)rec->rank);
 	jv_set_str(r, "rule", ru->id);
 	jv_set_str(r, "class", ru->klass);
 	jv_set(r, "knob", knob_jv(ru));
 	jv_set_str(r, "change", ru->change);
 	jv_set_str(r, "expected", ru->expected);
 	jv_set_str(r, "verify", ru->verify);
-	jv_set_str(r, "confidence", ru->confidence);
-	jv_set(r, "evidence", evidence(ru, b, signals, occ, facts, buckets));
-	set_confidence(r, ru);
-	*key = gain(ru, b, signals, occ, jv_set(r, "gain", jv_object()));
+	jv_set_str(r, "confidence", rec->confidence);
+	jv_set(r, "evidence", evidence_jv(rec));
+	jv_set_str(r, "rule_confidence", ru->confidence);
+	jv_set_str(r, "confidence_basis", rec->confidence_basis);
+	jv_set(r, "gain", gain_jv(&rec->gain));
 	jv_set_str(r, "gate", rule_gate_text(ru->gate));
 	return r;
 }
 
-/* A rule for another kernel family: listed with the reason, and whether its signal held (so a
- * reader sees what would have fired). */
-static void note_not_applicable(jv *arr, const rule *ru, const rule_outcome *o, const char *why)
+/* ---- rules that did not give a recommendation ---- */
+
+static rec_not_fired *note(recommend_result *out, const rule *ru, not_fired_status st)
 {
-	jv *n = jv_push(arr, jv_object());
-	jv_set_str(n, "rule", ru->id);
-	jv_set_str(n, "class", ru->klass);
-	jv_set_str(n, "status", "not_applicable");
-	jv_set_str(n, "knob", ru->knob);
-	jv_set_str(n, "reason", why);
-	jv_set_bool(n, "signal_held", o->status == RULE_FIRED || o->status == RULE_GATED);
+	rec_not_fired *n = &out->not_fired[out->n_not_fired++];
+	memset(n, 0, sizeof *n);
+	n->rule = ru;
+	n->status = st;
+	return n;
 }
 
-static void note_not_fired(jv *arr, const rule *ru, const rule_outcome *o, const char *bound,
-			   const signal_map *signals)
+/* A rule for another kernel family: listed with the reason, and whether its signal held (so a
+ * reader sees what would have fired). */
+static void note_not_applicable(recommend_result *out, const rule *ru, const rule_outcome *o,
+				const char *why)
 {
-	jv *n = jv_push(arr, jv_object());
-	jv_set_str(n, "rule", ru->id);
-	jv_set_str(n, "class", ru->klass);
-	if (o->status == RULE_NO_SIGNAL) {
-		jv_set_str(n, "status", "no_signal");
-		jv_set_str(n, "missing", o->missing);
-	} else if (o->status == RULE_CONTRADICTED) {
+	rec_not_fired *n = note(out, ru, NOT_FIRED_NOT_APPLICABLE);
+	snprintf(n->reason, sizeof n->reason, "%s", why);
+	n->signal_held = o->status == RULE_FIRED || o->status == RULE_GATED;
+}
+
+static void note_not_fired(recommend_result *out, const rule *ru, const rule_outcome *o,
+			   const char *bound, const signal_map *signals)
+{
+	if (o->status == RULE_NO_SIGNAL)
+		note(out, ru, NOT_FIRED_NO_SIGNAL)->missing = o->missing;
+	else if (o->status == RULE_CONTRADICTED)
+		note(out, ru, NOT_FIRED_CONTRADICTED)->fact = cond_at(o->contradicted_by, signals);
+	else
+		note(out, ru, NOT_FIRED_GATED)->bound = bound;
+}
+
+static jv *not_fired_jv(const rec_not_fired *n)
+{
+	const rule *ru = n->rule;
+	jv *o = jv_object();
+	jv_set_str(o, "rule", ru->id);
+	jv_set_str(o, "class", ru->klass);
+	switch (n->status) {
+	case NOT_FIRED_NOT_APPLICABLE:
+		jv_set_str(o, "status", "not_applicable");
+		jv_set_str(o, "knob", ru->knob);
+		jv_set_str(o, "reason", n->reason);
+		jv_set_bool(o, "signal_held", n->signal_held);
+		break;
+	case NOT_FIRED_NO_SIGNAL:
+		jv_set_str(o, "status", "no_signal");
+		jv_set_str(o, "missing", n->missing);
+		break;
+	case NOT_FIRED_CONTRADICTED:
 		/* the advice the facts contradict: named with the fact, never given */
-		jv_set_str(n, "status", "contradicted");
-		jv_set_str(n, "knob", ru->knob);
-		jv *f = jv_set(n, "fact", cond_jv(o->contradicted_by, signals));
-		cond_words(f, o->contradicted_by,
-			   signal_map_get(signals, o->contradicted_by->field));
-	} else {
-		jv_set_str(n, "status", "gated");
-		jv_set_str(n, "bound", bound);
-		jv_set_str(n, "gate", rule_gate_text(ru->gate));
+		jv_set_str(o, "status", "contradicted");
+		jv_set_str(o, "knob", ru->knob);
+		cond_words(jv_set(o, "fact", cond_jv(&n->fact)), &n->fact);
+		break;
+	case NOT_FIRED_GATED:
+		jv_set_str(o, "status", "gated");
+		jv_set_str(o, "bound", n->bound);
+		jv_set_str(o, "gate", rule_gate_text(ru->gate));
+		break;
 	}
+	return o;
 }
 
 /* Why the largest bubble class has no fired rule (for why_rank_1). */
-static const char *largest_missing_reason(const jv *not_fired, const char *largest)
+static const char *largest_missing_reason(const recommend_result *out, const char *largest)
 {
-	for (size_t i = 0; i < jv_len(not_fired); i++) {
-		const jv *n = jv_at(not_fired, i);
-		if (strcmp(jv_string(jv_get(n, "class")), largest) != 0)
+	for (size_t i = 0; i < out->n_not_fired; i++) {
+		const rec_not_fired *n = &out->not_fired[i];
+		if (strcmp(n->rule->klass, largest) != 0)
 			continue;
-		const char *st = jv_string(jv_get(n, "status"));
-		if (strcmp(st, "not_applicable") == 0) {
-			if (!jv_is_true(jv_get(n, "signal_held")))
+		if (n->status == NOT_FIRED_NOT_APPLICABLE) {
+			if (!n->signal_held)
 				continue;
 			return "its rules that fired belong to another kernel family (see "
 			       "not_fired: not_applicable)";
 		}
-		if (strcmp(st, "contradicted") == 0)
+		if (n->status == NOT_FIRED_CONTRADICTED)
 			return "the facts contradict its rules' advice (see not_fired: "
 			       "contradicted)";
-		return strcmp(st, "gated") == 0
+		return n->status == NOT_FIRED_GATED
 			   ? "its rules are gated out by the bound verdict"
 			   : "its rules need a signal that is absent (see not_fired)";
 	}
 	return "no rule for it reached its threshold, or no rule covers it";
 }
 
-static jv *why_rank1(const jv *recs, const jv *not_fired, const jv *b)
+static char *why_rank1(const recommend_result *out, const jv *b)
 {
 	const char *largest = recommend_largest_class(b);
-	const jv *r1 = jv_at(recs, 0);
+	const recommendation *r1 = out->n_recs ? &out->recs[0] : NULL;
 	if (!r1)
-		return jv_strf("no rule fired%s%s", largest ? "; the largest bubble class is " : "",
-			       largest ? largest : "");
-	const char *c1 = jv_string(jv_get(r1, "class"));
+		return strf("no rule fired%s%s", largest ? "; the largest bubble class is " : "",
+			    largest ? largest : "");
+	const char *c1 = r1->rule->klass;
 	double tot = jv_num(jv_get(jv_get(b, "totals"), "stall"));
 	double lat = jv_num(jv_get(jv_get(b, "totals"), "latency"));
 	double ls = largest ? rule_signals_class_stall(b, largest) : 0;
 	if (largest && strcmp(c1, largest) == 0)
-		return jv_strf("addresses the largest bubble class %s (%.1f%% of totals.stall)",
-			       largest, pct(ls, tot));
-	int has_largest = 0;
-	for (size_t i = 0; largest && i < jv_len(recs); i++)
-		has_largest |= strcmp(jv_string(jv_get(jv_at(recs, i), "class")), largest) == 0;
-	double g1 = jv_num(jv_get(jv_get(r1, "gain"), "upper_bound_pct"));
+		return strf("addresses the largest bubble class %s (%.1f%% of totals.stall)",
+			    largest, pct(ls, tot));
+	const rec_gain *lg = NULL; /* the largest class's best recommendation's gain */
+	for (size_t i = 0; largest && i < out->n_recs && !lg; i++)
+		if (strcmp(out->recs[i].rule->klass, largest) == 0)
+			lg = &out->recs[i].gain;
+	double g1 = sig_number(&r1->gain.upper_bound);
 	if (!largest)
-		return jv_strf("the trace has no stall cycles; ranked by the %s finding", c1);
-	const jv *lg = NULL; /* the largest class's best recommendation's gain */
-	for (size_t i = 0; largest && i < jv_len(recs) && !lg; i++)
-		if (strcmp(jv_string(jv_get(jv_at(recs, i), "class")), largest) == 0)
-			lg = jv_get(jv_at(recs, i), "gain");
-	if (has_largest && jv_get(lg, "capped_by"))
-		return jv_strf(
-		    "the %s finding (estimated upper bound %.1f%% of totals.latency, "
-		    "weighted by its priority) outranks the largest bubble class %s "
-		    "(%.1f%% of totals.latency, its gain capped at %.1f%% by the roofline)",
-		    c1, g1, largest, pct(ls, lat), jv_num(jv_get(lg, "upper_bound_pct")));
-	if (has_largest)
-		return jv_strf("the %s finding (estimated upper bound %.1f%% of totals.latency, "
-			       "weighted by its priority) outranks the largest bubble class %s "
-			       "(%.1f%% of totals.latency)",
-			       c1, g1, largest, pct(ls, lat));
-	return jv_strf("the largest bubble class %s (%.1f%% of totals.stall) has no "
-		       "recommendation: %s; rank 1 goes to %s",
-		       largest, pct(ls, tot), largest_missing_reason(not_fired, largest), c1);
+		return strf("the trace has no stall cycles; ranked by the %s finding", c1);
+	if (lg && lg->capped)
+		return strf("the %s finding (estimated upper bound %.1f%% of totals.latency, "
+			    "weighted by its priority) outranks the largest bubble class %s "
+			    "(%.1f%% of totals.latency, its gain capped at %.1f%% by the roofline)",
+			    c1, g1, largest, pct(ls, lat), sig_number(&lg->upper_bound));
+	if (lg)
+		return strf("the %s finding (estimated upper bound %.1f%% of totals.latency, "
+			    "weighted by its priority) outranks the largest bubble class %s "
+			    "(%.1f%% of totals.latency)",
+			    c1, g1, largest, pct(ls, lat));
+	return strf("the largest bubble class %s (%.1f%% of totals.stall) has no "
+		    "recommendation: %s; rank 1 goes to %s",
+		    largest, pct(ls, tot), largest_missing_reason(out, largest), c1);
 }
 
 void recommend_run(const rules *r, const jv *bubbles, const signal_map *signals,
 		   const jv *occupancy, const jv *facts, const bound_verdict *bv,
 		   const kernel_traits *traits, const jv *buckets, recommend_result *out)
 {
-	cand *cs = xcalloc(r->n ? r->n : 1, sizeof *cs);
-	size_t n = 0;
-	out->not_fired = jv_array();
-	out->other_platform = 0;
+	memset(out, 0, sizeof *out);
+	out->recs = xcalloc(r->n ? r->n : 1, sizeof *out->recs);
+	out->not_fired = xcalloc(r->n ? r->n : 1, sizeof *out->not_fired);
 	for (size_t i = 0; i < r->n; i++) {
 		if (!rule_for_platform(&r->v[i], traits)) {
 			out->other_platform++;
@@ -517,36 +605,48 @@ void recommend_run(const rules *r, const jv *bubbles, const signal_map *signals,
 		rule_eval(&r->v[i], signals, bv->bound, bound_gates(bv), &o);
 		char why[160];
 		if (!rule_applies(&r->v[i], traits, why, sizeof why)) {
-			note_not_applicable(out->not_fired, &r->v[i], &o, why);
+			note_not_applicable(out, &r->v[i], &o, why);
 			continue;
 		}
 		if (o.status == RULE_NO_SIGNAL || o.status == RULE_GATED ||
 		    o.status == RULE_CONTRADICTED)
-			note_not_fired(out->not_fired, &r->v[i], &o, bv->bound, signals);
+			note_not_fired(out, &r->v[i], &o, bv->bound, signals);
 		if (o.status != RULE_FIRED)
 			continue;
-		cs[n].rec =
-		    rec_jv(&r->v[i], bubbles, signals, occupancy, facts, buckets, &cs[n].key);
-		cs[n].priority = r->v[i].priority;
-		cs[n].order = i;
-		n++;
+		rec_fill(&out->recs[out->n_recs++], &r->v[i], bubbles, signals, occupancy, facts,
+			 buckets);
 	}
-	qsort(cs, n, sizeof *cs, cand_cmp);
-	out->recs = jv_array();
-	for (size_t i = 0; i < n; i++) {
-		jv_set_int(cs[i].rec, "rank", (int64_t)i + 1);
-		jv_push(out->recs, cs[i].rec);
+	qsort(out->recs, out->n_recs, sizeof *out->recs, rec_cmp);
+	for (size_t i = 0; i < out->n_recs; i++)
+		out->recs[i].rank = i + 1;
+	out->why_rank1 = why_rank1(out, bubbles);
+}
+
+jv *recommend_recs_to_jv(const recommend_result *res)
+{
+	jv *arr = jv_array();
+	for (size_t i = 0; i < res->n_recs; i++) {
+		jv *r = jv_push(arr, rec_jv(&res->recs[i]));
+		if (i == 0 && res->why_rank1)
+			jv_set_str(r, "why_rank_1", res->why_rank1);
 	}
-	free(cs);
-	out->why_rank1 = why_rank1(out->recs, out->not_fired, bubbles);
-	if (n)
-		jv_set(jv_at(out->recs, 0), "why_rank_1", jv_copy(out->why_rank1));
+	return arr;
+}
+
+jv *recommend_not_fired_to_jv(const recommend_result *res)
+{
+	jv *arr = jv_array();
+	for (size_t i = 0; i < res->n_not_fired; i++)
+		jv_push(arr, not_fired_jv(&res->not_fired[i]));
+	return arr;
 }
 
 void recommend_release(recommend_result *res)
 {
-	jv_free(res->recs);
-	jv_free(res->not_fired);
-	jv_free(res->why_rank1);
+	for (size_t i = 0; i < res->n_recs; i++)
+		jv_free(res->recs[i].where);
+	free(res->recs);
+	free(res->not_fired);
+	free(res->why_rank1);
 	memset(res, 0, sizeof *res);
 }

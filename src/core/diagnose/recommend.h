@@ -22,10 +22,12 @@
  * traits (kernel_traits.h) is not evaluated into a recommendation; it is listed in not_fired with
  * status "not_applicable", the reason, and whether its signal held.
  *
- * Recommendation object: {rank, rule, class, knob: {id, kind, api, effect}, change, expected,
- * verify, confidence, evidence: {signal, value, op, threshold, conditions, hotspot (with
- * source_kind), actionable_source, actionable, secondary_source, waits_on, none_reason}, gain:
- * {upper_bound_pct, kind, denominator, basis}, gate}; the location fields follow
+ * The result is typed (recommendation, rec_not_fired below) and becomes JSON only at the edge,
+ * recommend_recs_to_jv: {rank, rule, class, knob: {id, kind, api, effect, language}, change,
+ * expected, verify, confidence, evidence: {signal, value, op, threshold, holds, stops_when,
+ * conditions, unless, hotspot (with source_kind), actionable_source, actionable,
+ * secondary_source, waits_on, none_reason}, rule_confidence, confidence_basis, gain: {kind,
+ * basis, exposed_pct, ..., upper_bound_pct, denominator}, gate}; the location fields follow
  * evidence_loc.h (kernel-entry buckets). */
 #ifndef FLYPROF_CORE_RECOMMEND_H
 #define FLYPROF_CORE_RECOMMEND_H
@@ -34,22 +36,85 @@
 #include "core/diagnose/bound.h"
 #include "core/diagnose/rules.h"
 
+/* A condition of a rule with its signal's value at evaluation time (present 0: absent). */
+typedef struct rec_cond {
+	const rule_cond *cond; /* borrowed from the rules */
+	sig_value value;       /* its string, if any, borrowed from the signal map */
+	int present;
+} rec_cond;
+
+/* The gain estimate. Numbers are kept as written (rounded to 2 decimals; null when not
+ * finite): ranking and why_rank_1 read the same figures report.json shows. Strings are static
+ * or held here. */
+typedef struct rec_gain {
+	const char *kind;	    /* "upper_bound" | "upper_bound_estimate" */
+	char basis[320];	    /* how the bound was computed */
+	sig_value upper_bound;	    /* upper_bound_pct */
+	int exposed;		    /* the class's exposed stall is known (class rules) */
+	sig_value exposed_pct;	    /* its share of the traced SIMDs' time */
+	sig_value exposed_of_stall; /* exposed_pct_of_stall (null when unknown) */
+	int capped;		    /* capped at the roofline's headroom */
+	sig_value uncapped;	    /* uncapped_pct */
+	char capped_by[400];
+	const char *denominator; /* report_words totals */
+	double key;		 /* the ranking key */
+} rec_gain;
+
+/* One fired rule. */
+typedef struct recommendation {
+	const rule *rule; /* borrowed from the rules */
+	size_t rank;	  /* 1-based */
+	rec_cond conds[RULES_MAX_CONDS], unless[RULES_MAX_CONDS];
+	/* The evidence's location part, a copy of what the inputs say (hotspot, none_reason,
+	 * actionable_source, actionable, secondary_source, waits_on, wait_split_cycles; the
+	 * pseudo classes' theoretical / facts; evidence_loc.h): owned. */
+	jv *where;
+	const char *confidence;	    /* "low" | "medium" | "high" after set_confidence */
+	char confidence_basis[200]; /* why */
+	rec_gain gain;
+} recommendation;
+
+typedef enum {
+	NOT_FIRED_NO_SIGNAL,
+	NOT_FIRED_GATED,
+	NOT_FIRED_CONTRADICTED,
+	NOT_FIRED_NOT_APPLICABLE
+} not_fired_status;
+
+/* A rule that held no recommendation although it was a candidate. */
+typedef struct rec_not_fired {
+	const rule *rule;
+	not_fired_status status;
+	const char *missing; /* no_signal: the absent signal (borrowed from the rule) */
+	const char *bound;   /* gated: the verdict (static) */
+	rec_cond fact;	     /* contradicted: the unless condition that held */
+	char reason[160];    /* not_applicable: which trait differs */
+	int signal_held;     /* not_applicable: its signal and conditions held */
+} rec_not_fired;
+
 typedef struct recommend_result {
-	jv *recs;	       /* ranked recommendation objects (owned) */
-	jv *not_fired;	       /* [{rule, class, status: "no_signal"|"gated"|"not_applicable",
-				  missing|bound|reason}] (owned) */
-	jv *why_rank1;	       /* string or null (owned) */
+	recommendation *recs; /* ranked (owned) */
+	size_t n_recs;
+	rec_not_fired *not_fired; /* in rules-file order (owned) */
+	size_t n_not_fired;
+	char *why_rank1;       /* owned */
 	size_t other_platform; /* rules skipped because they are for another backend/language */
 } recommend_result;
 
 /* Evaluates all rules. bubbles is required; signals from rule_signals_build; facts (report.json's
  * isa_facts, launch_geometry, wave_facts, roofline, exposed_stall; fact_signals.h) may be NULL;
  * occupancy, traits (kernel_traits.h) and buckets (entry-bucket lines, evidence_loc.h) may be NULL.
+ * The result borrows the rules and the signal map's strings: turn it into JSON while both live.
  * Never fails. */
 void recommend_run(const rules *r, const jv *bubbles, const signal_map *signals,
 		   const jv *occupancy, const jv *facts, const bound_verdict *bv,
 		   const kernel_traits *traits, const jv *buckets, recommend_result *out);
 void recommend_release(recommend_result *res);
+
+/* report.json's "recommendations" array (the rank-1 object carries why_rank_1) and "not_fired"
+ * array; owned by the caller. */
+jv *recommend_recs_to_jv(const recommend_result *res);
+jv *recommend_not_fired_to_jv(const recommend_result *res);
 
 /* The native class with the most stall cycles in bubbles.classes, or NULL. */
 const char *recommend_largest_class(const jv *bubbles);

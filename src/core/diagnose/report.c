@@ -362,12 +362,13 @@ jv *report_build(const report_inputs *in, const rules *r)
 	rule_signals_build(&sig, b, in->counters, in->occupancy, in->facts);
 	recommend_result rr;
 	recommend_run(r, b, &sig, in->occupancy, in->facts, &bv, &traits, buckets, &rr);
-	jv_set(rep, "recommendations", rr.recs);
-	jv_set(rep, "why_rank_1", rr.why_rank1);
+	jv_set(rep, "recommendations", recommend_recs_to_jv(&rr));
+	jv_set_str(rep, "why_rank_1", rr.why_rank1);
 	if (in->ncu_findings)
 		merge_ncu_findings(rep, in->ncu_findings);
-	jv_set(rep, "not_fired", rr.not_fired);
+	jv_set(rep, "not_fired", recommend_not_fired_to_jv(&rr));
 	jv_set_int(rep, "rules_other_platform", (int64_t)rr.other_platform);
+	recommend_release(&rr);
 	jv_set_str(rep, "ranking_rule", ranking_rule);
 	jv_set(rep, "signals", signal_map_to_jv(&sig));
 	signal_map_release(&sig);
