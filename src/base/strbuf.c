@@ -87,11 +87,12 @@ char *xstrvfmt(const char *fmt, va_list ap)
 
 char *xstrfmt(const char *fmt, ...)
 {
+	strbuf sb = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = xstrvfmt(fmt, ap);
+	sb_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	return s;
+	return sb_detach(&sb);
 }
 
 const char *sb_str(const strbuf *sb)
