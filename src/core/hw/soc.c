@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,59 @@ static int read_sgpr_limits(vctx *v, const jv *arch, soc_spec *s)
 	return 0;
 }
 
+/* A whole-number field of an arch: its key in socs.json (the member's name), where it goes
+ * and its size (int or int64_t), and the plausible range. */
+typedef struct whole_field {
+	const char *key;
+	size_t off, size;
+	double lo, hi;
+} whole_field;
+
+#define FIELD(name) #name, offsetof(soc_spec, name), sizeof(((soc_spec *)0)->name)
+
+static const whole_field arch_fields[] = {
+    {FIELD(wave_size), 32, 64},		{FIELD(simds_per_cu), 1, 16},
+    {FIELD(max_waves_per_simd), 1, 64}, {FIELD(max_waves_per_cu), 1, 256},
+    {FIELD(max_wg_size), 32, 4096},	{FIELD(max_wgs_per_cu), 1, 256},
+    {FIELD(lds_per_cu), 1024, 1 << 24}, {FIELD(lds_max_per_wg), 1024, 1 << 24},
+    {FIELD(lds_granule), 4, 65536},	{FIELD(lds_reserved_per_wg), 0, 65536},
+    {FIELD(lds_banks), 1, 256},		{FIELD(lds_bank_bytes), 1, 64},
+    {FIELD(l2_bytes), 0, 1e12},		{FIELD(mall_bytes), 0, 1e12},
+};
+
+/* AMD register files: VGPRs per lane, AGPRs, SGPRs per wave. */
+static const whole_field amd_register_fields[] = {
+    {FIELD(vgprs_per_lane), 64, 4096}, {FIELD(max_arch_vgprs), 1, 4096},
+    {FIELD(max_agprs), 0, 4096},       {FIELD(vgpr_granule), 1, 64},
+    {FIELD(agpr_align), 1, 64},	       {FIELD(max_sgprs_per_wave), 1, 1024},
+    {FIELD(sgpr_granule), 1, 64},
+};
+
+/* NVIDIA: one register file per SM. */
+static const whole_field nvidia_register_fields[] = {
+    {FIELD(regs_per_cu), 1024, 1 << 22},
+    {FIELD(reg_alloc_unit), 1, 4096},
+    {FIELD(max_regs_per_thread), 1, 4096},
+};
+
+#undef FIELD
+
+/* Reads the n fields f of obj into s, stopping at the first bad one. */
+static int read_fields(vctx *v, const jv *obj, const whole_field *f, size_t n, soc_spec *s)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *dst = (char *)s + f[i].off;
+		int rc = f[i].size == sizeof(int64_t)
+			     ? get_i64(v, obj, f[i].key, f[i].lo, f[i].hi, (int64_t *)dst)
+			     : get_int(v, obj, f[i].key, f[i].lo, f[i].hi, (int *)dst);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+#define FIELDS(a) a, sizeof a / sizeof a[0]
+
 /* Fields shared by all products of an arch. */
 static int read_arch(vctx *v, const jv *a, soc_spec *s)
 {
@@ -168,42 +222,20 @@ static int read_arch(vctx *v, const jv *a, soc_spec *s)
 		s->vendor = SOC_NVIDIA;
 	else
 		return bad(v, "vendor", "must be \"amd\" or \"nvidia\"");
-	if (get_int(v, a, "wave_size", 32, 64, &s->wave_size) < 0 ||
-	    get_int(v, a, "simds_per_cu", 1, 16, &s->simds_per_cu) < 0 ||
-	    get_int(v, a, "max_waves_per_simd", 1, 64, &s->max_waves_per_simd) < 0 ||
-	    get_int(v, a, "max_waves_per_cu", 1, 256, &s->max_waves_per_cu) < 0 ||
-	    get_int(v, a, "max_wg_size", 32, 4096, &s->max_wg_size) < 0 ||
-	    get_int(v, a, "max_wgs_per_cu", 1, 256, &s->max_wgs_per_cu) < 0 ||
-	    get_i64(v, a, "lds_per_cu", 1024, 1 << 24, &s->lds_per_cu) < 0 ||
-	    get_i64(v, a, "lds_max_per_wg", 1024, 1 << 24, &s->lds_max_per_wg) < 0 ||
-	    get_i64(v, a, "lds_granule", 4, 65536, &s->lds_granule) < 0 ||
-	    get_i64(v, a, "lds_reserved_per_wg", 0, 65536, &s->lds_reserved_per_wg) < 0 ||
-	    get_int(v, a, "lds_banks", 1, 256, &s->lds_banks) < 0 ||
-	    get_int(v, a, "lds_bank_bytes", 1, 64, &s->lds_bank_bytes) < 0 ||
-	    get_i64(v, a, "l2_bytes", 0, 1e12, &s->l2_bytes) < 0 ||
-	    get_i64(v, a, "mall_bytes", 0, 1e12, &s->mall_bytes) < 0)
+	if (read_fields(v, a, FIELDS(arch_fields), s) < 0)
 		return -1;
 	if (s->max_waves_per_cu > s->max_waves_per_simd * s->simds_per_cu)
 		return bad(v, "max_waves_per_cu", "exceeds simds_per_cu x max_waves_per_simd");
 	if (s->lds_max_per_wg > s->lds_per_cu)
 		return bad(v, "lds_max_per_wg", "exceeds lds_per_cu");
-	if (s->vendor == SOC_AMD) {
-		if (get_int(v, a, "vgprs_per_lane", 64, 4096, &s->vgprs_per_lane) < 0 ||
-		    get_int(v, a, "max_arch_vgprs", 1, 4096, &s->max_arch_vgprs) < 0 ||
-		    get_int(v, a, "max_agprs", 0, 4096, &s->max_agprs) < 0 ||
-		    get_int(v, a, "vgpr_granule", 1, 64, &s->vgpr_granule) < 0 ||
-		    get_int(v, a, "agpr_align", 1, 64, &s->agpr_align) < 0 ||
-		    get_int(v, a, "max_sgprs_per_wave", 1, 1024, &s->max_sgprs_per_wave) < 0 ||
-		    get_int(v, a, "sgpr_granule", 1, 64, &s->sgpr_granule) < 0 ||
-		    read_sgpr_limits(v, a, s) < 0)
-			return -1;
-	} else if (get_int(v, a, "regs_per_cu", 1024, 1 << 22, &s->regs_per_cu) < 0 ||
-		   get_int(v, a, "reg_alloc_unit", 1, 4096, &s->reg_alloc_unit) < 0 ||
-		   get_int(v, a, "max_regs_per_thread", 1, 4096, &s->max_regs_per_thread) < 0) {
+	if (s->vendor == SOC_NVIDIA)
+		return read_fields(v, a, FIELDS(nvidia_register_fields), s);
+	if (read_fields(v, a, FIELDS(amd_register_fields), s) < 0)
 		return -1;
-	}
-	return 0;
+	return read_sgpr_limits(v, a, s);
 }
+
+#undef FIELDS
 
 static int read_product(vctx *v, const jv *a, const jv *p, soc_spec *s)
 {
