@@ -36,7 +36,8 @@ int file_lock_dir(const char *dir, fp_err *e);
 void file_unlock_dir(const char *dir, int fd);
 
 /* Sorted list of the names in a directory (without . and ..); caller frees with
- * file_list_free. Returns NULL with IO_ERROR on failure. */
+ * file_list_free. Returns NULL with NO_ARTIFACT or IO_ERROR on failure (e may be NULL where
+ * an unreadable directory simply lists nothing). */
 char **file_list_dir(const char *dir, size_t *n, fp_err *e);
 /* The same restricted to entries that are directories (symbolic links followed, as
  * file_is_dir does), telling them apart by the directory entry's type where the file system

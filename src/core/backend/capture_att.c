@@ -29,26 +29,30 @@ static int is_wave_file(const char *n)
 	return sscanf(n, "se%d_sm%d_sl%d_wv%d.json%n", &a, &b, &c, &d, &k) == 4 && n[k] == '\0';
 }
 
+static long count_wave_files(const char *dispatch_dir)
+{
+	size_t n = 0;
+	char **names = file_list_dir(dispatch_dir, &n, NULL);
+	long waves = 0;
+	for (size_t i = 0; names && i < n; i++)
+		waves += is_wave_file(names[i]);
+	file_list_free(names, n);
+	return waves;
+}
+
 /* {dir, dispatch, waves, ins, mapped, hits, empty} for each ui_output_agent_*_dispatch_*. */
 static jv *inventory(const char *dir)
 {
 	jv *inv = jv_array();
-	size_t n = 0;
 	fp_err e = FP_ERR_INIT;
-	char **names = file_list_dir(dir, &n, &e);
-	fp_err_clear(&e);
+	size_t n = 0;
+	char **names = file_list_dir(dir, &n, NULL);
 	for (size_t i = 0; names && i < n; i++) {
 		long long h, id;
 		if (sscanf(names[i], "ui_output_agent_%lld_dispatch_%lld", &h, &id) != 2)
 			continue;
 		char *d = path_join(dir, names[i]);
-		size_t nf = 0;
-		char **files = file_list_dir(d, &nf, &e);
-		fp_err_clear(&e);
-		long waves = 0;
-		for (size_t f = 0; files && f < nf; f++)
-			waves += is_wave_file(files[f]);
-		file_list_free(files, nf);
+		long waves = count_wave_files(d);
 		trace_dispatch td;
 		trace_dispatch_init(&td);
 		long ins = 0, mapped = 0;
@@ -107,9 +111,7 @@ static jv *code_objects(const char *dir)
 {
 	jv *a = jv_array();
 	size_t n = 0;
-	fp_err e = FP_ERR_INIT;
-	char **names = file_list_dir(dir, &n, &e);
-	fp_err_clear(&e);
+	char **names = file_list_dir(dir, &n, NULL);
 	for (size_t i = 0; names && i < n; i++)
 		if (strstr(names[i], "_code_object_id_") && strlen(names[i]) > 4 &&
 		    strcmp(names[i] + strlen(names[i]) - 4, ".out") == 0)
