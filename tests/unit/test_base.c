@@ -112,6 +112,26 @@ TEST(jv_set_replaces_and_equal_ignores_key_order)
 	jv_free(b);
 }
 
+TEST(jv_int_table_and_tristate)
+{
+	jv *o = jv_object();
+	const jv_int_field f[] = {{"a", 1}, {"b", -2}, {"a", 3}};
+	jv_set_ints(o, f, 3);
+	CHECK_INT(jv_len(o), 2);
+	CHECK_STR(jv_key_at(o, 0), "a");
+	CHECK_INT(jv_i64(jv_get(o, "a")), 3);
+	CHECK_INT(jv_i64(jv_get(o, "b")), -2);
+	jv_set(o, "t", jv_bool_or_null(1));
+	jv_set(o, "f", jv_bool_or_null(0));
+	jv_set(o, "u", jv_bool_or_null(-1));
+	CHECK(jv_is_true(jv_get(o, "t")));
+	CHECK_INT(jv_type_of(jv_get(o, "f")), JV_BOOL);
+	CHECK(!jv_is_true(jv_get(o, "f")));
+	CHECK(jv_get(o, "u") != NULL);
+	CHECK_INT(jv_type_of(jv_get(o, "u")), JV_NULL);
+	jv_free(o);
+}
+
 TEST(jv_accessors_read_every_type_and_null)
 {
 	CHECK_INT(jv_type_of(NULL), JV_NULL);

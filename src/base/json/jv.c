@@ -50,6 +50,11 @@ jv *jv_bool(int b)
 	return v;
 }
 
+jv *jv_bool_or_null(int b)
+{
+	return b < 0 ? jv_null() : jv_bool(b);
+}
+
 jv *jv_int(int64_t i)
 {
 	jv *v = mk(JV_INT);
@@ -272,6 +277,12 @@ jv *jv_set_str(jv *obj, const char *key, const char *s)
 jv *jv_set_bool(jv *obj, const char *key, int b)
 {
 	return jv_set(obj, key, jv_bool(b));
+}
+
+void jv_set_ints(jv *obj, const jv_int_field *fields, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		jv_set_int(obj, fields[i].key, fields[i].value);
 }
 
 jv *jv_replace_at(jv *v, size_t i, jv *val)

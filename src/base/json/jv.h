@@ -29,6 +29,8 @@ typedef struct jv jv;
 
 jv *jv_null(void);
 jv *jv_bool(int b);
+/* A tri-state as JSON: true or false, or null when b < 0 (unknown). */
+jv *jv_bool_or_null(int b);
 jv *jv_int(int64_t i);
 jv *jv_uint(uint64_t u);
 jv *jv_double(double d);
@@ -57,6 +59,12 @@ jv *jv_set_double(jv *obj, const char *key, double d);
 jv *jv_set_round(jv *obj, const char *key, double d, int digits);
 jv *jv_set_str(jv *obj, const char *key, const char *s);
 jv *jv_set_bool(jv *obj, const char *key, int b);
+/* Sets each {key, value} of a table of integer fields, in order. */
+typedef struct jv_int_field {
+	const char *key;
+	int64_t value;
+} jv_int_field;
+void jv_set_ints(jv *obj, const jv_int_field *fields, size_t n);
 
 /* Replaces the i-th item of an array or the i-th value of an object (takes ownership of val and
  * frees the old value) and returns val; NULL (val freed) when i is past the end. */
