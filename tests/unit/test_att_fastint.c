@@ -54,19 +54,41 @@ static size_t put_int(char *b, unsigned maxd)
 	return d;
 }
 
+typedef const char *(*rows_fn)(const char *p, const char *end, int n, int64_t *v, size_t max_rows,
+			       size_t *k);
+
+static const char *rows_baseline(const char *p, const char *end, int n, int64_t *v, size_t max_rows,
+				 size_t *k)
+{
+	return att_fast_rows(p, end, n, v, max_rows, k);
+}
+
+/* The same source compiled for x86-64-v3, as the readers' loops also are (ATT_FAST_CLONES:
+ * the loader picks that build on a CPU that has it). */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define HAVE_ROWS_V3 1
+__attribute__((target("arch=x86-64-v3"))) static const char *
+rows_v3(const char *p, const char *end, int n, int64_t *v, size_t max_rows, size_t *k)
+{
+	return att_fast_rows(p, end, n, v, max_rows, k);
+}
+#endif
+#endif
+
 /* A run of rows checked against the reference: every stored row is a valid row with the same
  * values, rows are separated by ',', and the position returned is after the last one's ']'.
  * Buffers are padded with spaces (room) so the fast path may look ahead. */
-static void check_rows(const char *b, size_t len, size_t room, int n, size_t must_take)
+static void check_rows_with(rows_fn rows, const char *b, size_t len, size_t room, int n,
+			    size_t must_take)
 {
 	int64_t got[64 * 8], want[8];
 	size_t k = 0, p = 0;
 	/* Called again after each ',' it stops at, as the wave reader does. */
-	const char *q = att_fast_rows(b, b + len + room, n, got, 64, &k);
+	const char *q = rows(b, b + len + room, n, got, 64, &k);
 	while (q && *q == ',' && k < 64) {
 		size_t more = 0;
-		const char *q2 =
-		    att_fast_rows(q + 1, b + len + room, n, got + k * (size_t)n, 64 - k, &more);
+		const char *q2 = rows(q + 1, b + len + room, n, got + k * (size_t)n, 64 - k, &more);
 		if (!q2)
 			break;
 		q = q2;
@@ -98,6 +120,16 @@ static void check_rows(const char *b, size_t len, size_t room, int n, size_t mus
 	CHECK_INT(q - b, p);
 	if (must_take && ATT_FAST_ENABLED)
 		CHECK_INT(k, must_take);
+}
+
+/* Both builds of the fast path, where this CPU runs the x86-64-v3 one. */
+static void check_rows(const char *b, size_t len, size_t room, int n, size_t must_take)
+{
+	check_rows_with(rows_baseline, b, len, room, n, must_take);
+#ifdef HAVE_ROWS_V3
+	if (__builtin_cpu_supports("x86-64-v3"))
+		check_rows_with(rows_v3, b, len, room, n, must_take);
+#endif
 }
 
 TEST(att_fast_rows_match_reference_and_mutations)
@@ -133,12 +165,27 @@ TEST(att_fast_rows_match_reference_and_mutations)
 	}
 }
 
+typedef const char *(*list_fn)(const char *p, const char *end, int64_t *v, size_t cap, size_t *n);
+
+static const char *list_baseline(const char *p, const char *end, int64_t *v, size_t cap, size_t *n)
+{
+	return att_fast_list(p, end, v, cap, n);
+}
+
+#ifdef HAVE_ROWS_V3
+__attribute__((target("arch=x86-64-v3"))) static const char *
+list_v3(const char *p, const char *end, int64_t *v, size_t cap, size_t *n)
+{
+	return att_fast_list(p, end, v, cap, n);
+}
+#endif
+
 /* The list path against the reference: every stored value and the returned position. */
-static void check_list(const char *b, size_t len, size_t room)
+static void check_list_with(list_fn list, const char *b, size_t len, size_t room)
 {
 	int64_t got[512];
 	size_t k = 0;
-	const char *q = att_fast_list(b, b + len + room, got, 512, &k);
+	const char *q = list(b, b + len + room, got, 512, &k);
 	if (!q) {
 		CHECK_INT(k, 0);
 		return;
@@ -160,6 +207,15 @@ static void check_list(const char *b, size_t len, size_t room)
 		}
 	}
 	CHECK_INT(q - b, p);
+}
+
+static void check_list(const char *b, size_t len, size_t room)
+{
+	check_list_with(list_baseline, b, len, room);
+#ifdef HAVE_ROWS_V3
+	if (__builtin_cpu_supports("x86-64-v3"))
+		check_list_with(list_v3, b, len, room);
+#endif
 }
 
 TEST(att_fast_list_matches_reference_and_mutations)

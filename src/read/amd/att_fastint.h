@@ -23,6 +23,20 @@
 #include <emmintrin.h>
 #endif
 
+/* The loops that call the fast paths are compiled twice, for baseline x86-64 and for
+ * x86-64-v3 (AVX2, BMI1/2, LZCNT), and the loader picks the build the CPU runs (an ifunc): the
+ * mask arithmetic is shorter with BMI's shifts and bit scans (about 10% of the wave scanner).
+ * tests/unit/test_att_fastint.c checks both builds against the reference. Elsewhere, one
+ * plain build. */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define ATT_FAST_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+#endif
+#ifndef ATT_FAST_CLONES
+#define ATT_FAST_CLONES
+#endif
+
 /* Bytes that must be readable after the start of a window: 32 classified + 16 for the widest
  * number load that starts inside it. */
 #define ATT_FAST_SLACK 64

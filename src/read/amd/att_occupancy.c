@@ -77,7 +77,7 @@ static size_t quick_rows(att_scan *s, int first, int64_t se, att_occupancy *o)
 	return k;
 }
 
-static int read_se(att_scan *s, int64_t se, att_occupancy *o)
+ATT_FAST_CLONES static int read_se(att_scan *s, int64_t se, att_occupancy *o)
 {
 	if (att_scan_expect(s, '[', "an array of events"))
 		return -1;

@@ -171,7 +171,7 @@ static inline __attribute__((always_inline)) int int_rows(att_scan *s, int n, in
 _Static_assert(sizeof(att_wave_inst) == 5 * sizeof(int64_t), "a row of 5 integers");
 _Static_assert(sizeof(att_wave_state) == 2 * sizeof(int64_t), "a row of 2 integers");
 
-static int read_instructions(att_scan *s, att_wave *w)
+ATT_FAST_CLONES static int read_instructions(att_scan *s, att_wave *w)
 {
 	static const char *what[5] = {
 	    "an integer (instruction time)", "an integer (instruction category)",
@@ -183,7 +183,7 @@ static int read_instructions(att_scan *s, att_wave *w)
 			(void **)&w->insts, &w->n_insts, &w->cap_insts);
 }
 
-static int read_timeline(att_scan *s, att_wave *w)
+ATT_FAST_CLONES static int read_timeline(att_scan *s, att_wave *w)
 {
 	static const char *what[2] = {"an integer (state)", "an integer (state duration)"};
 	if (att_scan_expect(s, '[', "an array of [state, duration]"))
@@ -197,7 +197,7 @@ _Static_assert(sizeof(att_wave_wait) == 2 * sizeof(int64_t), "a row of 2 integer
 /* [[producer, 0], ...]: the rows are read into the wait slots as they stand (the second
  * element is not used; only the producer is required), then each becomes (wait_line,
  * producer). */
-static int read_producers(att_scan *s, att_wave *w, int64_t wait_line)
+ATT_FAST_CLONES static int read_producers(att_scan *s, att_wave *w, int64_t wait_line)
 {
 	static const char *what[1] = {"an integer (producer code line)"};
 	if (att_scan_expect(s, '[', "a list of producers [[line, 0], ...]"))

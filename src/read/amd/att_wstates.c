@@ -41,7 +41,8 @@ static size_t quick_ints(const char *b, size_t p, size_t none, size_t len, int64
 	return last;
 }
 
-static int read_ints(att_scan *s, int64_t **v, size_t *n, const char *what, int monotone)
+ATT_FAST_CLONES static int read_ints(att_scan *s, int64_t **v, size_t *n, const char *what,
+				     int monotone)
 {
 	/* At most one integer per two bytes: reserve that once (only touched pages cost). */
 	size_t cap = (s->len - s->pos) / 2 + 1;
