@@ -112,7 +112,7 @@ TEST(jv_set_replaces_and_equal_ignores_key_order)
 	jv_free(b);
 }
 
-TEST(jv_int_table_and_tristate)
+TEST(jv_field_tables_and_tristate)
 {
 	jv *o = jv_object();
 	const jv_int_field f[] = {{"a", 1}, {"b", -2}, {"a", 3}};
@@ -121,6 +121,10 @@ TEST(jv_int_table_and_tristate)
 	CHECK_STR(jv_key_at(o, 0), "a");
 	CHECK_INT(jv_i64(jv_get(o, "a")), 3);
 	CHECK_INT(jv_i64(jv_get(o, "b")), -2);
+	const jv_str_field sf[] = {{"s", "x"}, {"n", NULL}};
+	jv_set_strs(o, sf, 2);
+	CHECK_STR(jv_string(jv_get(o, "s")), "x");
+	CHECK_INT(jv_type_of(jv_get(o, "n")), JV_NULL);
 	jv_set(o, "t", jv_bool_or_null(1));
 	jv_set(o, "f", jv_bool_or_null(0));
 	jv_set(o, "u", jv_bool_or_null(-1));

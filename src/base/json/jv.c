@@ -285,6 +285,12 @@ void jv_set_ints(jv *obj, const jv_int_field *fields, size_t n)
 		jv_set_int(obj, fields[i].key, fields[i].value);
 }
 
+void jv_set_strs(jv *obj, const jv_str_field *fields, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		jv_set_str(obj, fields[i].key, fields[i].value);
+}
+
 jv *jv_replace_at(jv *v, size_t i, jv *val)
 {
 	jv **slot = NULL;

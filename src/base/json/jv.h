@@ -65,6 +65,12 @@ typedef struct jv_int_field {
 	int64_t value;
 } jv_int_field;
 void jv_set_ints(jv *obj, const jv_int_field *fields, size_t n);
+/* The same for string fields (a NULL value is null). */
+typedef struct jv_str_field {
+	const char *key;
+	const char *value;
+} jv_str_field;
+void jv_set_strs(jv *obj, const jv_str_field *fields, size_t n);
 
 /* Replaces the i-th item of an array or the i-th value of an object (takes ownership of val and
  * frees the old value) and returns val; NULL (val freed) when i is past the end. */
