@@ -116,6 +116,12 @@ void tf_table_col(tf_table *tb, const char *head, int right)
 	tb->right[tb->ncol++] = right;
 }
 
+void tf_table_cols(tf_table *tb, const tf_col *cols)
+{
+	for (; cols->head; cols++)
+		tf_table_col(tb, cols->head, cols->right);
+}
+
 void tf_table_row(tf_table *tb, const char *const *cells)
 {
 	if (tb->rows == tb->cap) {

@@ -40,6 +40,14 @@ typedef struct tf_table {
 
 void tf_table_init(tf_table *tb, int flex, int keep_end);
 void tf_table_col(tf_table *tb, const char *head, int right);
+/* A column of a table declared as a list: header and alignment. */
+enum { TF_LEFT = 0, TF_RIGHT = 1 };
+typedef struct tf_col {
+	const char *head;
+	int right;
+} tf_col;
+/* Adds the columns of cols, up to the one with a NULL head. */
+void tf_table_cols(tf_table *tb, const tf_col *cols);
 /* Adds one row of ncol cells given as printf-free strings (NULL shows as "-"). */
 void tf_table_row(tf_table *tb, const char *const *cells);
 /* Writes the table indented by `indent` spaces and releases it. */

@@ -76,11 +76,12 @@ void tv_report(tf *t, const jv *data)
 		tf_title(t, "further recommendations");
 		tf_table tb;
 		tf_table_init(&tb, 4, 1);
-		tf_table_col(&tb, "#", 1);
-		tf_table_col(&tb, "gain<=", 1);
-		tf_table_col(&tb, "knob", 0);
-		tf_table_col(&tb, "class", 0);
-		tf_table_col(&tb, "where", 0);
+		tf_table_cols(&tb, (const tf_col[]){{"#", TF_RIGHT},
+						    {"gain<=", TF_RIGHT},
+						    {"knob", TF_LEFT},
+						    {"class", TF_LEFT},
+						    {"where", TF_LEFT},
+						    {NULL, 0}});
 		for (size_t i = 3; i < jv_len(recs) && i < 3 + TV_ROWS; i++) {
 			const jv *r = jv_at(recs, i);
 			char a[32], b[32];
@@ -128,10 +129,11 @@ void tv_diff(tf *t, const jv *data)
 	tf_title(t, "stall classes (%% of each side's stall cycles; pp = percentage points)");
 	tf_table tb;
 	tf_table_init(&tb, 0, 0);
-	tf_table_col(&tb, "class", 0);
-	tf_table_col(&tb, "before", 1);
-	tf_table_col(&tb, "after", 1);
-	tf_table_col(&tb, "delta pp", 1);
+	tf_table_cols(&tb, (const tf_col[]){{"class", TF_LEFT},
+					    {"before", TF_RIGHT},
+					    {"after", TF_RIGHT},
+					    {"delta pp", TF_RIGHT},
+					    {NULL, 0}});
 	for (size_t i = 0; i < jv_len(cls) && i < TV_ROWS; i++) {
 		const jv *c = jv_at(cls, i);
 		char x[32], y[32], z[32];

@@ -69,14 +69,15 @@ void tv_tile(tf *t, const jv *data)
 		 num(data, "considered"));
 	tf_table tb;
 	tf_table_init(&tb, 7, 0);
-	tf_table_col(&tb, "tile", 0);
-	tf_table_col(&tb, "score", 1);
-	tf_table_col(&tb, "waves/CU", 1);
-	tf_table_col(&tb, "limiter", 0);
-	tf_table_col(&tb, "LDS B", 1);
-	tf_table_col(&tb, "FLOP/B", 1);
-	tf_table_col(&tb, "grid", 0);
-	tf_table_col(&tb, "regime", 0);
+	tf_table_cols(&tb, (const tf_col[]){{"tile", TF_LEFT},
+					    {"score", TF_RIGHT},
+					    {"waves/CU", TF_RIGHT},
+					    {"limiter", TF_LEFT},
+					    {"LDS B", TF_RIGHT},
+					    {"FLOP/B", TF_RIGHT},
+					    {"grid", TF_LEFT},
+					    {"regime", TF_LEFT},
+					    {NULL, 0}});
 	for (size_t i = 0; i < jv_len(c) && i < TV_ROWS; i++) {
 		const jv *x = jv_at(c, i);
 		char a[32], b[32], d[32], e[32];
@@ -163,11 +164,12 @@ void tv_list(tf *t, const jv *data)
 		return;
 	tf_table tb;
 	tf_table_init(&tb, 4, 0);
-	tf_table_col(&tb, "kernel", 0);
-	tf_table_col(&tb, "from", 0);
-	tf_table_col(&tb, "op", 0);
-	tf_table_col(&tb, "arch", 0);
-	tf_table_col(&tb, "test", 0);
+	tf_table_cols(&tb, (const tf_col[]){{"kernel", TF_LEFT},
+					    {"from", TF_LEFT},
+					    {"op", TF_LEFT},
+					    {"arch", TF_LEFT},
+					    {"test", TF_LEFT},
+					    {NULL, 0}});
 	for (size_t i = 0; i < jv_len(k); i++) { /* the whole list: it is the answer */
 		const jv *x = jv_at(k, i);
 		const char *row[] = {str(x, "name"), str(x, "from"), str(x, "op_category"),

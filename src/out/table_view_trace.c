@@ -55,12 +55,13 @@ static void classes_table(tf *t, const jv *classes, int samples)
 	tf_title(t, "stall classes (%% of stall %s)", samples ? "samples" : "cycles");
 	tf_table tb;
 	tf_table_init(&tb, 5, 1);
-	tf_table_col(&tb, "class", 0);
-	tf_table_col(&tb, "stall", 1);
-	tf_table_col(&tb, "latency", 1);
-	tf_table_col(&tb, samples ? "samples" : "cycles", 1);
-	tf_table_col(&tb, "hits", 1);
-	tf_table_col(&tb, "hottest at", 0);
+	tf_table_cols(&tb, (const tf_col[]){{"class", TF_LEFT},
+					    {"stall", TF_RIGHT},
+					    {"latency", TF_RIGHT},
+					    {samples ? "samples" : "cycles", TF_RIGHT},
+					    {"hits", TF_RIGHT},
+					    {"hottest at", TF_LEFT},
+					    {NULL, 0}});
 	size_t shown = 0, rest = 0;
 	double rest_pct = 0;
 	for (size_t i = 0; i < jv_len(classes); i++) {
@@ -96,11 +97,12 @@ static void hotspots_table(tf *t, const jv *hot, const char *what)
 	tf_title(t, "%s", what);
 	tf_table tb;
 	tf_table_init(&tb, 4, 0);
-	tf_table_col(&tb, "#", 1);
-	tf_table_col(&tb, "stall", 1);
-	tf_table_col(&tb, "class", 0);
-	tf_table_col(&tb, "source", 0);
-	tf_table_col(&tb, "isa", 0);
+	tf_table_cols(&tb, (const tf_col[]){{"#", TF_RIGHT},
+					    {"stall", TF_RIGHT},
+					    {"class", TF_LEFT},
+					    {"source", TF_LEFT},
+					    {"isa", TF_LEFT},
+					    {NULL, 0}});
 	for (size_t i = 0; i < jv_len(hot) && i < TV_ROWS; i++) {
 		const jv *h = jv_at(hot, i);
 		char a[32], b[32];
@@ -119,11 +121,12 @@ static void waits_table(tf *t, const jv *waits)
 	tf_title(t, "waits and what they wait for");
 	tf_table tb;
 	tf_table_init(&tb, 4, 0);
-	tf_table_col(&tb, "stall", 1);
-	tf_table_col(&tb, "isa", 0);
-	tf_table_col(&tb, "source", 0);
-	tf_table_col(&tb, "producers", 1);
-	tf_table_col(&tb, "first producer", 0);
+	tf_table_cols(&tb, (const tf_col[]){{"stall", TF_RIGHT},
+					    {"isa", TF_LEFT},
+					    {"source", TF_LEFT},
+					    {"producers", TF_RIGHT},
+					    {"first producer", TF_LEFT},
+					    {NULL, 0}});
 	for (size_t i = 0; i < jv_len(waits) && i < TV_ROWS / 2; i++) {
 		const jv *w = jv_at(waits, i), *p = jv_get(w, "producers");
 		char a[32], b[32], c[128];
@@ -204,11 +207,12 @@ static void lines_table(tf *t, const jv *lines)
 	tf_title(t, "source lines (%% of stall)");
 	tf_table tb;
 	tf_table_init(&tb, 0, 1);
-	tf_table_col(&tb, "line", 0);
-	tf_table_col(&tb, "stall", 1);
-	tf_table_col(&tb, "latency", 1);
-	tf_table_col(&tb, "instructions", 1);
-	tf_table_col(&tb, "note", 0);
+	tf_table_cols(&tb, (const tf_col[]){{"line", TF_LEFT},
+					    {"stall", TF_RIGHT},
+					    {"latency", TF_RIGHT},
+					    {"instructions", TF_RIGHT},
+					    {"note", TF_LEFT},
+					    {NULL, 0}});
 	for (size_t i = 0; i < jv_len(lines) && i < TV_ROWS; i++) {
 		const jv *l = jv_at(lines, i);
 		char a[32], b[32], c[32];
