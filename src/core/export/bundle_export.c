@@ -171,6 +171,24 @@ long bundle_export_code_objects(const trace_dispatch *t, const char *src_dispatc
 	return copied;
 }
 
+/* The line at p, up to stop, without its newline: its length in *l; returns where the next
+ * line starts. */
+static const char *line_at(const char *p, const char *stop, size_t *l)
+{
+	const char *end = memchr(p, '\n', (size_t)(stop - p));
+	*l = end ? (size_t)(end - p) : (size_t)(stop - p);
+	return end ? end + 1 : stop;
+}
+
+/* A CSV of one row: the header, then the row, each ended by a newline. */
+static void one_row_csv(strbuf *sb, const char *head, size_t hlen, const char *row, size_t l)
+{
+	sb_add(sb, head, hlen);
+	sb_addc(sb, '\n');
+	sb_add(sb, row, l);
+	sb_addc(sb, '\n');
+}
+
 /* Lines are split on '\n': a kernel-trace row never holds a newline, and a line that does not
  * parse on its own (with the header) is simply not a match. */
 char *bundle_export_csv_row(const char *buf, size_t len, const char *name, long long id,
@@ -183,18 +201,13 @@ char *bundle_export_csv_row(const char *buf, size_t len, const char *name, long 
 	/* The result is a C string: a NUL byte (never in a real CSV) would cut it short. */
 	if (memchr(buf, '\0', hlen))
 		return NULL;
-	for (const char *p = nl + 1; p < buf + len;) {
-		const char *end = memchr(p, '\n', (size_t)(buf + len - p));
-		size_t l = end ? (size_t)(end - p) : (size_t)(buf + len - p);
-		if (memchr(p, '\0', l)) {
-			p = end ? end + 1 : buf + len;
+	for (const char *p = nl + 1, *next; p < buf + len; p = next) {
+		size_t l;
+		next = line_at(p, buf + len, &l);
+		if (memchr(p, '\0', l))
 			continue;
-		}
 		strbuf sb = STRBUF_INIT;
-		sb_add(&sb, buf, hlen);
-		sb_addc(&sb, '\n');
-		sb_add(&sb, p, l);
-		sb_addc(&sb, '\n');
+		one_row_csv(&sb, buf, hlen, p, l);
 		trace_resources r;
 		memset(&r, 0, sizeof r);
 		fp_err e = FP_ERR_INIT;
@@ -204,7 +217,6 @@ char *bundle_export_csv_row(const char *buf, size_t len, const char *name, long 
 		if (hit == 1)
 			return sb_detach(&sb);
 		sb_release(&sb);
-		p = end ? end + 1 : buf + len;
 	}
 	return NULL;
 }
@@ -230,14 +242,11 @@ static char *add_timing_rows(char *rows, const char *buf, size_t len, const char
 	sb_adds(&out, rows);
 	const char *nl = memchr(buf, '\n', len);
 	size_t hlen = nl ? (size_t)(nl - buf) : 0;
-	for (const char *p = nl ? nl + 1 : buf + len; p < buf + len;) {
-		const char *end = memchr(p, '\n', (size_t)(buf + len - p));
-		size_t l = end ? (size_t)(end - p) : (size_t)(buf + len - p);
+	for (const char *p = nl ? nl + 1 : buf + len, *next; p < buf + len; p = next) {
+		size_t l;
+		next = line_at(p, buf + len, &l);
 		strbuf one = STRBUF_INIT;
-		sb_add(&one, buf, hlen);
-		sb_addc(&one, '\n');
-		sb_add(&one, p, l);
-		sb_addc(&one, '\n');
+		one_row_csv(&one, buf, hlen, p, l);
 		int64_t ns;
 		size_t n = 0;
 		int same = kept_len == l + 1 && memcmp(kept, p, l) == 0;
@@ -249,7 +258,6 @@ static char *add_timing_rows(char *rows, const char *buf, size_t len, const char
 		}
 		fp_err_clear(&e);
 		sb_release(&one);
-		p = end ? end + 1 : buf + len;
 	}
 	free(rows);
 	return sb_detach(&out);
