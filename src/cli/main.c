@@ -304,20 +304,12 @@ int main(int argc, char **argv)
 		}
 	}
 	cmd_ctx ctx;
-	memset(&ctx, 0, sizeof ctx);
-	ctx.err.code = ERR_INTERNAL;
-	ctx.argc = argc;
-	ctx.argv = argv;
-	ctx.data = jv_object();
-	ctx.warnings = jv_array();
-	ctx.truncated = jv_object();
+	cmd_ctx_init(&ctx, NULL, argc, argv);
 	const char *name = ci >= 0 ? argv[ci] : NULL;
 	if (name && strcmp(name, "help") == 0) {
 		int st = help_word(argc, argv, ci);
 		if (st >= 0) {
-			jv_free(ctx.data);
-			jv_free(ctx.warnings);
-			jv_free(ctx.truncated);
+			cmd_ctx_release(&ctx);
 			return st;
 		}
 		name = argv[ci + 1]; /* an unknown topic is answered like an unknown command */
@@ -336,11 +328,6 @@ int main(int argc, char **argv)
 		settle(&ctx, rc);
 		status = rc == 1 ? 0 : emit(&ctx, name, want_table(&ctx));
 	}
-	opts_release(&ctx.opts);
-	jv_free(ctx.data);
-	jv_free(ctx.warnings);
-	jv_free(ctx.truncated);
-	free(ctx.bundle_path);
-	fp_err_clear(&ctx.err);
+	cmd_ctx_release(&ctx);
 	return status;
 }

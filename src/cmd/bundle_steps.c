@@ -2,7 +2,6 @@
 #include "cmd/bundle_steps.h"
 
 #include "base/fileio.h"
-#include "base/signals.h"
 #include "base/xalloc.h"
 #include "core/export/bundle_export.h"
 
@@ -20,16 +19,6 @@ static double now_seconds(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sub_release(cmd_ctx *sub)
-{
-	opts_release(&sub->opts);
-	jv_free(sub->data);
-	jv_free(sub->warnings);
-	jv_free(sub->truncated);
-	free(sub->bundle_path);
-	fp_err_clear(&sub->err);
 }
 
 /* What main does after a command: record the step in the bundle it wrote, then close it. */
@@ -59,24 +48,9 @@ static int run_one(cmd_ctx *parent, const char *name, const char *dir, const cha
 			"--tag",   (char *)tag,	 NULL};
 	int argc = 6;
 	cmd_ctx sub;
-	memset(&sub, 0, sizeof sub);
-	sub.err.code = ERR_INTERNAL;
-	sub.cmd = command_find(name);
-	sub.argc = argc;
-	sub.argv = argv;
-	sub.data = jv_object();
-	sub.warnings = jv_array();
-	sub.truncated = jv_object();
-	const opt_spec *specs[5];
-	command_option_specs(sub.cmd, specs);
+	cmd_ctx_init(&sub, command_find(name), argc, argv);
 	double t0 = now_seconds();
-	int rc = opts_parse(&sub.opts, specs, argc - 2, argv + 2, &sub.err);
-	if (rc == 0)
-		rc = sub.cmd->fn(&sub);
-	if (rc != 0 && !sub.err.set)
-		fp_fail(&sub.err, ERR_INTERNAL, "`%s` failed without saying why", name);
-	if (rc == 0 && signals_pending())
-		rc = fp_fail(&sub.err, ERR_INTERRUPTED, "interrupted during `%s`", name);
+	int rc = cmd_ctx_run(&sub, argc - 2, argv + 2);
 	rc = finish_bundle(&sub, rc, t0);
 	for (size_t i = 0; i < jv_len(sub.warnings); i++)
 		ctx_warn(parent, "%s: %s", name, jv_string(jv_at(sub.warnings, i)));
@@ -87,7 +61,7 @@ static int run_one(cmd_ctx *parent, const char *name, const char *dir, const cha
 		*data_out = sub.data;
 		sub.data = NULL;
 	}
-	sub_release(&sub);
+	cmd_ctx_release(&sub);
 	return rc;
 }
 

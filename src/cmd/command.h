@@ -47,6 +47,16 @@ struct cmd_ctx {
 	fp_err err;
 };
 
+/* Sets up ctx to run command c (may be NULL until it is known) for the command line argv:
+ * empty data, warnings and truncated, no error. */
+void cmd_ctx_init(cmd_ctx *ctx, const command *c, int argc, char **argv);
+/* Frees what a run left in ctx (options, data, warnings, truncated, bundle path, error); the
+ * bundle itself is closed by whoever ran the command, after recording the step. */
+void cmd_ctx_release(cmd_ctx *ctx);
+/* Runs ctx->cmd in process with the options in argv[0..argc), as main would: a failure that
+ * set no error becomes INTERNAL, a signal that arrived meanwhile INTERRUPTED. Returns 0 or -1
+ * with ctx->err set. The step record and closing ctx->bundle are left to the caller. */
+int cmd_ctx_run(cmd_ctx *ctx, int argc, char **argv);
 void ctx_warn(cmd_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Notes that list `what` was cut to `shown` of `total` items and names the flag that lifts it. */
 void ctx_truncated(cmd_ctx *ctx, const char *what, size_t shown, size_t total, const char *flag);

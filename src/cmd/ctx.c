@@ -1,10 +1,50 @@
 #include "cmd/command.h"
 
+#include "base/signals.h"
 #include "base/xalloc.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+void cmd_ctx_init(cmd_ctx *ctx, const command *c, int argc, char **argv)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->err = (fp_err)FP_ERR_INIT;
+	ctx->cmd = c;
+	ctx->argc = argc;
+	ctx->argv = argv;
+	ctx->data = jv_object();
+	ctx->warnings = jv_array();
+	ctx->truncated = jv_object();
+}
+
+void cmd_ctx_release(cmd_ctx *ctx)
+{
+	opts_release(&ctx->opts);
+	jv_free(ctx->data);
+	jv_free(ctx->warnings);
+	jv_free(ctx->truncated);
+	free(ctx->bundle_path);
+	fp_err_clear(&ctx->err);
+}
+
+int cmd_ctx_run(cmd_ctx *ctx, int argc, char **argv)
+{
+	const opt_spec *specs[5];
+	command_option_specs(ctx->cmd, specs);
+	int rc = opts_parse(&ctx->opts, specs, argc, argv, &ctx->err);
+	if (rc == 0) {
+		ctx->positional = ctx->opts.nargs ? ctx->opts.args[0] : NULL;
+		rc = ctx->cmd->fn(ctx);
+	}
+	const char *name = ctx->cmd->name;
+	if (rc != 0 && !ctx->err.set)
+		fp_fail(&ctx->err, ERR_INTERNAL, "`%s` failed without saying why", name);
+	if (rc == 0 && signals_pending())
+		rc = fp_fail(&ctx->err, ERR_INTERRUPTED, "interrupted during `%s`", name);
+	return rc;
+}
 
 void ctx_warn(cmd_ctx *ctx, const char *fmt, ...)
 {

@@ -17,7 +17,6 @@
 #include "drive/proc.h"
 
 #include "base/fileio.h"
-#include "base/signals.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "core/backend/capture.h"
@@ -100,25 +99,9 @@ static void argvec_release(argvec *a)
 static int sub_run(run_state *st, argvec *a, jv **data, fp_err *err)
 {
 	cmd_ctx sub;
-	memset(&sub, 0, sizeof sub);
-	sub.cmd = command_find(a->v[1]);
-	sub.argc = (int)a->n;
-	sub.argv = a->v;
-	sub.data = jv_object();
-	sub.warnings = jv_array();
-	sub.truncated = jv_object();
-	const opt_spec *specs[5];
-	command_option_specs(sub.cmd, specs);
+	cmd_ctx_init(&sub, command_find(a->v[1]), (int)a->n, a->v);
 	double t0 = now_s();
-	int rc = opts_parse(&sub.opts, specs, (int)a->n - 2, a->v + 2, &sub.err);
-	if (rc == 0) {
-		sub.positional = sub.opts.nargs ? sub.opts.args[0] : NULL;
-		rc = sub.cmd->fn(&sub);
-	}
-	if (rc != 0 && !sub.err.set)
-		fp_fail(&sub.err, ERR_INTERNAL, "`%s` failed without saying why", sub.cmd->name);
-	if (rc == 0 && signals_pending())
-		rc = fp_fail(&sub.err, ERR_INTERRUPTED, "interrupted during `%s`", sub.cmd->name);
+	int rc = cmd_ctx_run(&sub, (int)a->n - 2, a->v + 2);
 	if (sub.bundle) {
 		fp_err e2 = FP_ERR_INIT;
 		int status = rc ? err_exit_status(sub.err.code) : 0;
@@ -138,12 +121,7 @@ static int sub_run(run_state *st, argvec *a, jv **data, fp_err *err)
 		fp_err_move(err, &sub.err);
 	else if (data)
 		*data = sub.data, sub.data = NULL;
-	opts_release(&sub.opts);
-	jv_free(sub.data);
-	jv_free(sub.warnings);
-	jv_free(sub.truncated);
-	free(sub.bundle_path);
-	fp_err_clear(&sub.err);
+	cmd_ctx_release(&sub);
 	return rc;
 }
 

@@ -166,12 +166,8 @@ static int capture(cmd_ctx *ctx, const char *kernel, const char *const *app, con
 /* `report --bundle PATH` in a context of its own; its data becomes ours under "report". */
 static int report(cmd_ctx *ctx, const char *path)
 {
-	cmd_ctx child = {0};
-	child.cmd = command_find("report");
-	child.data = jv_object();
-	child.warnings = jv_array();
-	child.truncated = jv_object();
-	child.err = (fp_err)FP_ERR_INIT;
+	cmd_ctx child;
+	cmd_ctx_init(&child, command_find("report"), 0, NULL);
 	const opt_spec *specs[5];
 	command_option_specs(child.cmd, specs);
 	char *argv[] = {"--bundle", (char *)path, NULL};
@@ -191,14 +187,11 @@ static int report(cmd_ctx *ctx, const char *path)
 	}
 	for (size_t i = 0; i < jv_len(child.warnings); i++)
 		jv_push(ctx->warnings, jv_copy(jv_at(child.warnings, i)));
-	if (!rc)
+	if (!rc) {
 		jv_set(ctx->data, "report", child.data);
-	else
-		jv_free(child.data);
-	jv_free(child.warnings);
-	jv_free(child.truncated);
-	free(child.bundle_path);
-	opts_release(&child.opts);
+		child.data = NULL;
+	}
+	cmd_ctx_release(&child);
 	return rc;
 }
 
