@@ -426,11 +426,11 @@ jv *isa_facts_build(const trace_dispatch *d, int64_t hot_wait_line, const jv *va
 	    lpw > 0 ? 100.0 * f.window_loads / (lpw > f.window_loads ? lpw : f.window_loads) : 0,
 	    1);
 	if (f.hot_n >= 0) {
-		jv *h = jv_set(lf, "hot_wait", jv_object());
-		jv_set_int(h, "code_line", hot_wait_line);
-		jv_set_int(h, "vmcnt", f.hot_n);
-		jv_set_int(h, "loads_before", f.hot_loads);
-		jv_set_int(h, "bytes_per_lane_before", f.hot_bytes);
+		const jv_int_field hot[] = {{"code_line", hot_wait_line},
+					    {"vmcnt", f.hot_n},
+					    {"loads_before", f.hot_loads},
+					    {"bytes_per_lane_before", f.hot_bytes}};
+		jv_set_ints(jv_set(lf, "hot_wait", jv_object()), hot, sizeof hot / sizeof hot[0]);
 	}
 	jv_set_str(lf, "basis",
 		   "executed instructions in address order: each VMEM load counts until an "

@@ -254,13 +254,14 @@ static jv *resources_json(capture_req *q, const char *kernel, jv *warnings)
 	jv *o = jv_object();
 	if (rc == 1) {
 		jv_set_str(o, "source", "discover_kernel_trace.csv");
-		jv_set_int(o, "arch_vgpr", r.vgpr);
-		jv_set_int(o, "accum_vgpr", r.agpr);
-		jv_set_int(o, "sgpr", r.sgpr);
-		jv_set_int(o, "lds_bytes", r.lds_bytes);
-		jv_set_int(o, "scratch_bytes", r.scratch_bytes);
-		jv_set_int(o, "workgroup_size", r.wg_size);
-		jv_set_int(o, "grid_size", r.grid_size);
+		const jv_int_field f[] = {{"arch_vgpr", r.vgpr},
+					  {"accum_vgpr", r.agpr},
+					  {"sgpr", r.sgpr},
+					  {"lds_bytes", r.lds_bytes},
+					  {"scratch_bytes", r.scratch_bytes},
+					  {"workgroup_size", r.wg_size},
+					  {"grid_size", r.grid_size}};
+		jv_set_ints(o, f, sizeof f / sizeof f[0]);
 		jv_set_str(o, "note",
 			   "VGPR_Count of the kernel trace reads about half of what "
 			   "the ISA uses on gfx950 (docs/facts-rocprofv3.md); "

@@ -166,10 +166,10 @@ void bound_decide(const jv *bubbles, const jv *counters, bound_verdict *v)
 jv *bound_to_jv(const bound_verdict *v)
 {
 	jv *o = jv_object();
-	jv_set_str(o, "bound", v->bound);
-	jv_set_str(o, "basis", v->basis);
-	jv_set_str(o, "confidence", v->confidence);
-	jv_set(o, "calibrated", v->calibrated < 0 ? jv_null() : jv_bool(v->calibrated));
+	const jv_str_field f[] = {
+	    {"bound", v->bound}, {"basis", v->basis}, {"confidence", v->confidence}};
+	jv_set_strs(o, f, sizeof f / sizeof f[0]);
+	jv_set(o, "calibrated", jv_bool_or_null(v->calibrated));
 	jv_set_str(o, "why", v->why);
 	return o;
 }

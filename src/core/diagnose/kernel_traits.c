@@ -325,19 +325,23 @@ static void evidence_jv(jv *ev, const kernel_traits *t)
 {
 	const traits_evidence *e = &t->evidence;
 	switch (t->basis) {
-	case TRAITS_FROM_SASS:
-		jv_set_int(ev, "mfma_hits", e->matrix_hits);
-		jv_set_int(ev, "matrix_latency", e->matrix_latency);
-		jv_set_int(ev, "lds_access_hits", e->shared_hits);
+	case TRAITS_FROM_SASS: {
+		const jv_int_field f[] = {{"mfma_hits", e->matrix_hits},
+					  {"matrix_latency", e->matrix_latency},
+					  {"lds_access_hits", e->shared_hits}};
+		jv_set_ints(ev, f, sizeof f / sizeof f[0]);
 		break;
-	case TRAITS_FROM_TRACE:
-		jv_set_int(ev, "mfma_hits", e->matrix_hits);
-		jv_set_int(ev, "lds_access_hits", e->shared_hits);
-		jv_set_int(ev, "lds_dma_hits", e->shared_dma_hits);
-		jv_set_int(ev, "loop_branch_hits", e->loop_branch_hits);
-		jv_set_int(ev, "entry_hits", e->entry_hits);
+	}
+	case TRAITS_FROM_TRACE: {
+		const jv_int_field f[] = {{"mfma_hits", e->matrix_hits},
+					  {"lds_access_hits", e->shared_hits},
+					  {"lds_dma_hits", e->shared_dma_hits},
+					  {"loop_branch_hits", e->loop_branch_hits},
+					  {"entry_hits", e->entry_hits}};
+		jv_set_ints(ev, f, sizeof f / sizeof f[0]);
 		jv_set_round(ev, "loop_iterations_per_wave", e->loop_iterations_per_wave, 2);
 		break;
+	}
 	case TRAITS_FROM_MIX:
 		jv_set_round(ev, "mfma_hits", e->mix_matrix, 0);
 		jv_set_round(ev, "lds_issue_hits", e->mix_lds_issue, 0);

@@ -1,13 +1,13 @@
 /* Evaluating the rules into ranked recommendations (recommend.h). */
 #include "core/diagnose/recommend.h"
 
+#include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "core/diagnose/evidence_loc.h"
 #include "core/diagnose/fact_signals.h"
 #include "core/diagnose/report.h"
 #include "core/diagnose/rule_signals.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,21 +93,6 @@ static void class_hotspot(jv *ev, const jv *bubbles, const char *klass, const jv
 		if (jv_get(w, "split"))
 			jv_set(ev, "wait_split_cycles", jv_copy(jv_get(w, "split")));
 	}
-}
-
-/* A formatted string (owned). */
-static char *strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *strf(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *s = xmalloc((size_t)(n > 0 ? n : 0) + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
-	va_end(ap);
-	return s;
 }
 
 /* ---- conditions ---- */
@@ -558,35 +543,36 @@ static char *why_rank1(const recommend_result *out, const jv *b)
 	const char *largest = recommend_largest_class(b);
 	const recommendation *r1 = out->n_recs ? &out->recs[0] : NULL;
 	if (!r1)
-		return strf("no rule fired%s%s", largest ? "; the largest bubble class is " : "",
-			    largest ? largest : "");
+		return xstrfmt("no rule fired%s%s", largest ? "; the largest bubble class is " : "",
+			       largest ? largest : "");
 	const char *c1 = r1->rule->klass;
 	double tot = jv_num(jv_get(jv_get(b, "totals"), "stall"));
 	double lat = jv_num(jv_get(jv_get(b, "totals"), "latency"));
 	double ls = largest ? rule_signals_class_stall(b, largest) : 0;
 	if (largest && strcmp(c1, largest) == 0)
-		return strf("addresses the largest bubble class %s (%.1f%% of totals.stall)",
-			    largest, pct(ls, tot));
+		return xstrfmt("addresses the largest bubble class %s (%.1f%% of totals.stall)",
+			       largest, pct(ls, tot));
 	const rec_gain *lg = NULL; /* the largest class's best recommendation's gain */
 	for (size_t i = 0; largest && i < out->n_recs && !lg; i++)
 		if (strcmp(out->recs[i].rule->klass, largest) == 0)
 			lg = &out->recs[i].gain;
 	double g1 = sig_number(&r1->gain.upper_bound);
 	if (!largest)
-		return strf("the trace has no stall cycles; ranked by the %s finding", c1);
+		return xstrfmt("the trace has no stall cycles; ranked by the %s finding", c1);
 	if (lg && lg->capped)
-		return strf("the %s finding (estimated upper bound %.1f%% of totals.latency, "
-			    "weighted by its priority) outranks the largest bubble class %s "
-			    "(%.1f%% of totals.latency, its gain capped at %.1f%% by the roofline)",
-			    c1, g1, largest, pct(ls, lat), sig_number(&lg->upper_bound));
+		return xstrfmt(
+		    "the %s finding (estimated upper bound %.1f%% of totals.latency, "
+		    "weighted by its priority) outranks the largest bubble class %s "
+		    "(%.1f%% of totals.latency, its gain capped at %.1f%% by the roofline)",
+		    c1, g1, largest, pct(ls, lat), sig_number(&lg->upper_bound));
 	if (lg)
-		return strf("the %s finding (estimated upper bound %.1f%% of totals.latency, "
-			    "weighted by its priority) outranks the largest bubble class %s "
-			    "(%.1f%% of totals.latency)",
-			    c1, g1, largest, pct(ls, lat));
-	return strf("the largest bubble class %s (%.1f%% of totals.stall) has no "
-		    "recommendation: %s; rank 1 goes to %s",
-		    largest, pct(ls, tot), largest_missing_reason(out, largest), c1);
+		return xstrfmt("the %s finding (estimated upper bound %.1f%% of totals.latency, "
+			       "weighted by its priority) outranks the largest bubble class %s "
+			       "(%.1f%% of totals.latency)",
+			       c1, g1, largest, pct(ls, lat));
+	return xstrfmt("the largest bubble class %s (%.1f%% of totals.stall) has no "
+		       "recommendation: %s; rank 1 goes to %s",
+		       largest, pct(ls, tot), largest_missing_reason(out, largest), c1);
 }
 
 void recommend_run(const rules *r, const jv *bubbles, const signal_map *signals,

@@ -126,15 +126,68 @@ static int parse_cond(vctx *c, const jv *v, const char *ptr, rule_cond *out)
 	return 0;
 }
 
-static int parse_gate(vctx *c, const jv *g, const char *ptr, unsigned *gate)
+/* An optional member of a rule object: its key, JSON type, how many items (or keys) it may
+ * hold, and what the error says when it is not so. */
+typedef struct member_spec {
+	const char *key;
+	jv_type type;
+	size_t min, max;
+	const char *expected, *msg;
+} member_spec;
+
+static const member_spec m_gate = {
+    "gate", JV_ARRAY, 0, (size_t)-1, "an array of bound names", "gate is not an array"};
+static const member_spec m_applies = {"applies_to",
+				      JV_OBJECT,
+				      1,
+				      RULES_MAX_TRAITS,
+				      "an object {trait: value} with 1 to 4 kernel traits",
+				      "bad \"applies_to\""};
+static const member_spec m_also = {
+    "also", JV_ARRAY, 0, RULES_MAX_CONDS - 1, "an array of up to 3 conditions", "bad \"also\""};
+static const member_spec m_unless = {
+    "unless", JV_ARRAY, 0, RULES_MAX_CONDS, "an array of up to 4 conditions", "bad \"unless\""};
+
+#define PTR_MAX 192
+
+/* The member m of the rule object v at ptr: 0 when absent, 1 when it is as m says (*out set),
+ * else BAD_RULES at its pointer (-1). */
+static int member(vctx *c, const jv *v, const member_spec *m, const char *ptr, const jv **out)
 {
-	char p[160];
-	*gate = 0;
-	if (!g)
+	char p[PTR_MAX];
+	*out = jv_get(v, m->key);
+	if (!*out)
 		return 0;
-	snprintf(p, sizeof p, "%s/gate", ptr);
-	if (jv_type_of(g) != JV_ARRAY)
-		return bad(c, p, "an array of bound names", "%s", "gate is not an array");
+	snprintf(p, sizeof p, "%s/%s", ptr, m->key);
+	if (jv_type_of(*out) != m->type || jv_len(*out) < m->min || jv_len(*out) > m->max)
+		return bad(c, p, m->expected, "%s", m->msg);
+	return 1;
+}
+
+/* The conditions of list member m ("also", "unless"), appended to out[*n]. */
+static int parse_cond_list(vctx *c, const jv *v, const member_spec *m, const char *ptr,
+			   rule_cond *out, size_t *n)
+{
+	char p[PTR_MAX];
+	const jv *arr;
+	int rc = member(c, v, m, ptr, &arr);
+	for (size_t i = 0; rc > 0 && i < jv_len(arr); i++) {
+		snprintf(p, sizeof p, "%s/%s/%zu", ptr, m->key, i);
+		if (parse_cond(c, jv_at(arr, i), p, &out[*n]))
+			return -1;
+		(*n)++;
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+static int parse_gate(vctx *c, const jv *v, const char *ptr, unsigned *gate)
+{
+	char p[PTR_MAX];
+	const jv *g;
+	*gate = 0;
+	int rc = member(c, v, &m_gate, ptr, &g);
+	if (rc <= 0)
+		return rc;
 	for (size_t i = 0; i < jv_len(g); i++) {
 		const char *s = jv_string(jv_at(g, i));
 		snprintf(p, sizeof p, "%s/gate/%zu", ptr, i);
@@ -151,15 +204,13 @@ static int parse_gate(vctx *c, const jv *g, const char *ptr, unsigned *gate)
 	return 0;
 }
 
-static int parse_applies(vctx *c, const jv *a, const char *ptr, rule *ru)
+static int parse_applies(vctx *c, const jv *ro, const char *ptr, rule *ru)
 {
-	char p[192];
-	if (!a)
-		return 0;
-	snprintf(p, sizeof p, "%s/applies_to", ptr);
-	if (jv_type_of(a) != JV_OBJECT || jv_len(a) == 0 || jv_len(a) > RULES_MAX_TRAITS)
-		return bad(c, p, "an object {trait: value} with 1 to 4 kernel traits", "%s",
-			   "bad \"applies_to\"");
+	char p[PTR_MAX];
+	const jv *a;
+	int rc = member(c, ro, &m_applies, ptr, &a);
+	if (rc <= 0)
+		return rc;
 	for (size_t i = 0; i < jv_len(a); i++) {
 		const char *k = jv_key_at(a, i);
 		const jv *v = jv_value_at(a, i);
@@ -284,29 +335,11 @@ static int parse_rule(vctx *c, const rules *r, const jv *v, const char *ptr, rul
 	if (parse_cond(c, jv_get(v, "signal"), p, &ru->conds[0]))
 		return -1;
 	ru->n_conds = 1;
-	const jv *also = jv_get(v, "also");
-	snprintf(p, sizeof p, "%s/also", ptr);
-	if (also && (jv_type_of(also) != JV_ARRAY || jv_len(also) >= RULES_MAX_CONDS))
-		return bad(c, p, "an array of up to 3 conditions", "%s", "bad \"also\"");
-	for (size_t i = 0; also && i < jv_len(also); i++) {
-		snprintf(p, sizeof p, "%s/also/%zu", ptr, i);
-		if (parse_cond(c, jv_at(also, i), p, &ru->conds[ru->n_conds]))
-			return -1;
-		ru->n_conds++;
-	}
-	const jv *un = jv_get(v, "unless");
-	snprintf(p, sizeof p, "%s/unless", ptr);
-	if (un && (jv_type_of(un) != JV_ARRAY || jv_len(un) > RULES_MAX_CONDS))
-		return bad(c, p, "an array of up to 4 conditions", "%s", "bad \"unless\"");
-	for (size_t i = 0; un && i < jv_len(un); i++) {
-		snprintf(p, sizeof p, "%s/unless/%zu", ptr, i);
-		if (parse_cond(c, jv_at(un, i), p, &ru->unless[ru->n_unless]))
-			return -1;
-		ru->n_unless++;
-	}
-	if (parse_applies(c, jv_get(v, "applies_to"), ptr, ru) || check_language(c, ru, ptr))
+	if (parse_cond_list(c, v, &m_also, ptr, ru->conds, &ru->n_conds) ||
+	    parse_cond_list(c, v, &m_unless, ptr, ru->unless, &ru->n_unless) ||
+	    parse_applies(c, v, ptr, ru) || check_language(c, ru, ptr))
 		return -1;
-	return parse_gate(c, jv_get(v, "gate"), ptr, &ru->gate);
+	return parse_gate(c, v, ptr, &ru->gate);
 }
 
 static int valid_id(const char *s)

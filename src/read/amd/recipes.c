@@ -404,10 +404,10 @@ static jv *str_or_null(const char *s)
 jv *recipe_to_json(const recipe *r)
 {
 	jv *o = jv_object();
-	jv_set_str(o, "name", r->name);
-	jv_set_str(o, "from", r->from);
-	jv_set_str(o, "test_file", r->test_file);
-	jv_set(o, "test_present", r->test_present < 0 ? jv_null() : jv_bool(r->test_present));
+	const jv_str_field f[] = {
+	    {"name", r->name}, {"from", r->from}, {"test_file", r->test_file}};
+	jv_set_strs(o, f, sizeof f / sizeof f[0]);
+	jv_set(o, "test_present", jv_bool_or_null(r->test_present));
 	jv_set(o, "kernel_regex", str_or_null(r->kernel_regex));
 	jv_set(o, "kernels", str_array(r->kernels, r->nkernels));
 	jv_set_str(o, "invocation", r->invocation);
