@@ -26,18 +26,24 @@ for v in $(env | grep -o '^FLYPROF_[A-Z_]*'); do unset "$v"; done
 
 get() { "$JCHECK" get "$WORK/$1.json" "$2"; }
 
+# bubbles, map and report on bundle $1 with --out $2; each envelope goes to $WORK/$3<step>.json.
+pipeline() {
+	local step
+	for step in bubbles map report; do
+		if ! "$FLYPROF" "$step" --bundle "$1" --out "$2" --format json >"$WORK/$3$step.json"; then
+			echo "demo: \`flyprof $step\` on $1 failed:" >&2
+			cat "$WORK/$3$step.json" >&2
+			exit 1
+		fi
+	done
+}
+
 echo "== flyprof doctor (what this machine can do; informational)"
 "$FLYPROF" doctor --format table || true
 echo
 H200=$ROOT/examples/h200_cuda_transpose
 echo "== a real H200 capture: $H200 (captured by flyprof run --backend ncu; ncu $("$JCHECK" get "$H200/capture.json" version))"
-for step in bubbles map report; do
-	if ! "$FLYPROF" "$step" --bundle "$H200" --out "$WORK/h200" --format json >"$WORK/h200-$step.json"; then
-		echo "demo: \`flyprof $step\` on $H200 failed:" >&2
-		cat "$WORK/h200-$step.json" >&2
-		exit 1
-	fi
-done
+pipeline "$H200" "$WORK/h200" h200-
 hget() { "$JCHECK" get "$WORK/h200-$1.json" "$2"; }
 echo "nvidia bubbles: largest class $(hget bubbles data.classes.0.class) = $(hget bubbles data.classes.0.pct_of_stall)% of stall samples"
 echo "nvidia report:  rank 1: $(hget report data.recommendations.0.knob) ($(hget report data.recommendations.0.rule)) at $(hget report data.recommendations.0.source): $(hget report data.recommendations.0.isa)"
@@ -45,13 +51,7 @@ echo "nvidia headline: $(hget report data.headline)"
 echo "nvidia REPORT.md: $(hget report data.artifacts.report_md)"
 echo
 echo "== the GPU-free pipeline on $EXAMPLE (synthetic: $("$JCHECK" get "$EXAMPLE/manifest.json" synthetic))"
-for step in bubbles map report; do
-	if ! "$FLYPROF" "$step" --bundle "$EXAMPLE" --out "$OUT" --format json >"$WORK/$step.json"; then
-		echo "demo: \`flyprof $step\` failed:" >&2
-		cat "$WORK/$step.json" >&2
-		exit 1
-	fi
-done
+pipeline "$EXAMPLE" "$OUT" ""
 echo "bubbles: largest class $(get bubbles data.classes.0.class) = $(get bubbles data.classes.0.pct_of_stall)% of stall cycles" \
 	"($(get bubbles data.totals.waves) waves, stall $(get bubbles data.totals.stall_pct_of_latency)% of latency)"
 echo "map:     $(get map data.mapped.by_stall.pct)% of stall cycles mapped to source lines;" \
