@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates the committed example bundle examples/synth_gemm/ (or OUT) from flyprof's own
 # trace generator: a synthetic ATT dispatch (bench/gen_att: 16 waves x 8 iterations of a
-# GEMM-like loop, seed 1), a FlyDSL-like source file for its .py lines
-# (scripts/example/synth_gemm.py, placed as the decoder's snapshot copy), then
-# `flyprof bundle` makes it an example bundle (manifest "synthetic": true).
+# GEMM-like loop, seed 1), a FlyDSL-like source file for its .py lines (placed as the decoder's
+# snapshot copy), then `flyprof bundle` makes it an example bundle (manifest "synthetic": true).
+# The source file is kept once, where the decoder stores it: SOURCE below, inside the committed
+# example; edit it there and rerun this script.
 #
 #   scripts/make-example.sh [BUILD_DIR [OUT]]      defaults: build examples/synth_gemm
 #
@@ -14,6 +15,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-build}
 OUT=${2:-$ROOT/examples/synth_gemm}
 case "$BUILD" in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+SOURCE=$ROOT/examples/synth_gemm/att/big/ui_output_agent_1_dispatch_1/source_0_synth_gemm.py
 for exe in "$BUILD/flyprof" "$BUILD/bench/gen_att"; do
 	[ -x "$exe" ] || { echo "make-example: $exe missing; run make first" >&2; exit 78; }
 done
@@ -23,7 +25,7 @@ trap 'rm -rf "$WORK"' EXIT
 "$BUILD/bench/gen_att" --out "$WORK/gen" --waves 16 --iters 8 --seed 1 >/dev/null 2>"$WORK/gen.log"
 disp="$WORK/gen/att/big/ui_output_agent_1_dispatch_1"
 # What rocprofv3's decoder writes for each source file it saw: a local copy and the index.
-cp "$ROOT/scripts/example/synth_gemm.py" "$disp/source_0_synth_gemm.py"
+cp "$SOURCE" "$disp/source_0_synth_gemm.py"
 printf '{"/":{"synthetic":{"kernels":{"synth_gemm.py":"source_0_synth_gemm.py"}}}}' >"$disp/snapshots.json"
 # The kernel-trace row rocprofv3 would record for the dispatch (invented resources of a
 # 256-thread bf16 GEMM), so the report can show the theoretical occupancy model too.
