@@ -55,7 +55,7 @@ static int read_row(att_scan *s, int64_t se, att_occupancy *o)
 
 /* Rows of exactly six integers, start 0 or 1, taken from the scanner's fast path; 0 when the
  * next rows are anything else (then read_row reads one, reporting what is wrong). */
-static size_t quick_rows(att_scan *s, int first, int64_t se, att_occupancy *o)
+ATT_FAST_CLONES static size_t quick_rows(att_scan *s, int first, int64_t se, att_occupancy *o)
 {
 	const char *p = s->buf + s->pos, *end = s->buf + s->len;
 	if (p >= end || *p != (first ? '[' : ','))
@@ -77,7 +77,7 @@ static size_t quick_rows(att_scan *s, int first, int64_t se, att_occupancy *o)
 	return k;
 }
 
-ATT_FAST_CLONES static int read_se(att_scan *s, int64_t se, att_occupancy *o)
+static int read_se(att_scan *s, int64_t se, att_occupancy *o)
 {
 	if (att_scan_expect(s, '[', "an array of events"))
 		return -1;

@@ -10,8 +10,8 @@
 /* Integers of an array without whitespace ("1,2,3]") in one tight loop, starting at p (an
  * element). Returns the position after the last integer it stored (at its ',' or ']'), or
  * `none` when it stored nothing; anything unusual is left to the general path. */
-static size_t quick_ints(const char *b, size_t p, size_t none, size_t len, int64_t *v, size_t *n,
-			 size_t cap)
+ATT_FAST_CLONES static size_t quick_ints(const char *b, size_t p, size_t none, size_t len,
+					 int64_t *v, size_t *n, size_t cap)
 {
 	size_t last = none, k = 0;
 	/* Whole 32-byte windows first (att_fastint.h), then byte by byte near the end or at
