@@ -4,6 +4,7 @@
 #include "core/amd/wave_timeline.h"
 
 #include "base/fileio.h"
+#include "base/input_open.h"
 #include "base/signals.h"
 #include "base/xalloc.h"
 #include "core/amd/dispatch_select.h"
@@ -11,9 +12,11 @@
 #include "read/amd/att_realtime.h"
 #include "read/amd/att_wave.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int cmp_names(const void *a, const void *b)
 {
@@ -168,6 +171,10 @@ int wave_timeline_build(const char *dir, size_t top_lines, wave_timeline *t, fp_
 		read_clocks(dir, t);
 	att_wave w;
 	att_wave_init(&w);
+	/* Files opened relative to the open directory, into one reused buffer. */
+	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char *buf = NULL;
+	size_t cap = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		long long se, simd, slot, id;
 		char tail;
@@ -181,9 +188,10 @@ int wave_timeline_build(const char *dir, size_t top_lines, wave_timeline *t, fp_
 		}
 		char *path = path_join(dir, names[i]);
 		size_t len = 0;
-		char *buf = file_read_all(path, &len, e);
-		rc = buf ? att_wave_parse(buf, len, path, &w, e) : -1;
-		free(buf);
+		rc = input_read_into_at(dirfd < 0 ? AT_FDCWD : dirfd, dirfd < 0 ? path : names[i],
+					path, INPUT_ANY, &buf, &cap, &len, e);
+		if (rc == 0)
+			rc = att_wave_parse(buf, len, path, &w, e);
 		free(path);
 		if (rc)
 			break;
@@ -199,6 +207,9 @@ int wave_timeline_build(const char *dir, size_t top_lines, wave_timeline *t, fp_
 		add_insts(t, &w, &h, tw);
 	}
 	att_wave_release(&w);
+	free(buf);
+	if (dirfd >= 0)
+		close(dirfd);
 	file_list_free(names, n);
 	free(h.lines);
 	if (rc == 0 && t->n_waves == 0)

@@ -2,11 +2,14 @@
 #include "core/analysis/wave_scan.h"
 
 #include "base/fileio.h"
+#include "base/input_open.h"
 #include "base/xalloc.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct wfile {
 	char *name;
@@ -33,16 +36,26 @@ static int parse_name(const char *s, wfile *f)
 	return 1;
 }
 
+/* The directory, open (files are opened relative to it: one path component for the kernel
+ * to walk), and one read buffer reused for every file. */
+typedef struct reader {
+	const char *dir;
+	int dirfd; /* AT_FDCWD when the directory could not be opened: each file by its path */
+	char *buf;
+	size_t cap;
+} reader;
+
 /* Parses files [from, to) of one (SE, SIMD) and calls fn per CU among them. */
-static int one_group(const char *dir, const wfile *fs, size_t from, size_t to, att_wave *ws,
+static int one_group(reader *rd, const wfile *fs, size_t from, size_t to, att_wave *ws,
 		     wave_group_fn fn, void *ctx, fp_err *e)
 {
 	for (size_t i = from; i < to; i++) {
-		char *p = path_join(dir, fs[i].name);
+		char *p = path_join(rd->dir, fs[i].name);
 		size_t len = 0;
-		char *buf = file_read_all(p, &len, e);
-		int rc = buf ? att_wave_parse(buf, len, p, &ws[i - from], e) : -1;
-		free(buf);
+		int rc = input_read_into_at(rd->dirfd, rd->dirfd == AT_FDCWD ? p : fs[i].name, p,
+					    INPUT_ANY, &rd->buf, &rd->cap, &len, e);
+		if (rc == 0)
+			rc = att_wave_parse(rd->buf, len, p, &ws[i - from], e);
 		free(p);
 		if (rc)
 			return -1;
@@ -79,6 +92,9 @@ int wave_scan(const char *dir, wave_group_fn fn, void *ctx, fp_err *e)
 		if (parse_name(names[i], &fs[m]))
 			fs[m++].name = names[i];
 	qsort(fs, m, sizeof *fs, wfile_cmp);
+	reader rd = {dir, open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), NULL, 0};
+	if (rd.dirfd < 0)
+		rd.dirfd = AT_FDCWD;
 	int rc = 0;
 	for (size_t i = 0; i < m && !rc;) {
 		size_t j = i;
@@ -87,12 +103,15 @@ int wave_scan(const char *dir, wave_group_fn fn, void *ctx, fp_err *e)
 		att_wave *ws = xcalloc(j - i, sizeof *ws);
 		for (size_t k = 0; k < j - i; k++)
 			att_wave_init(&ws[k]);
-		rc = one_group(dir, fs, i, j, ws, fn, ctx, e);
+		rc = one_group(&rd, fs, i, j, ws, fn, ctx, e);
 		for (size_t k = 0; k < j - i; k++)
 			att_wave_release(&ws[k]);
 		free(ws);
 		i = j;
 	}
+	if (rd.dirfd != AT_FDCWD)
+		close(rd.dirfd);
+	free(rd.buf);
 	free(fs);
 	file_list_free(names, n);
 	return rc;
