@@ -15,33 +15,31 @@
 #define MEM_STALL_MEMORY  40.0 /* trace: global-memory classes % of totals.stall */
 #define SHARE_HIGH	  60.0
 
-static int counters_decide(const jv *c, bound_verdict *v)
+static int counters_decide(const signal_inputs *in, bound_verdict *v)
 {
-	const jv *mem = jv_get(c, "memory");
-	const jv *cal = jv_get(mem, "calibrated");
-	v->calibrated = jv_is_true(cal);
-	const jv *mf = jv_get(jv_get(c, "compute"), "mfma_inst_frac");
-	const jv *roof = jv_get(mem, "pct_of_hbm_roof");
-	const jv *l2 = jv_get(mem, "l2_hit_rate");
+	const sig_value *mf = &in->counter[SIGC_MFMA_FRAC];
+	const sig_value *roof = &in->counter[SIGC_HBM_ROOF];
+	const sig_value *l2 = &in->counter[SIGC_L2_HIT_RATE];
+	v->calibrated = in->calibrated;
 	v->basis = "counters";
-	if (jv_is_num(mf) && jv_num(mf) >= MFMA_FRAC_COMPUTE) {
-		v->bound = "compute", v->confidence = "medium", v->share = jv_num(mf);
+	if (sig_is_num(mf) && mf->num >= MFMA_FRAC_COMPUTE) {
+		v->bound = "compute", v->confidence = "medium", v->share = mf->num;
 		snprintf(v->why, sizeof v->why,
 			 "counters: MFMA instructions are %.1f%% of instructions (>= %.0f%%)",
-			 100 * jv_num(mf), 100 * MFMA_FRAC_COMPUTE);
+			 100 * mf->num, 100 * MFMA_FRAC_COMPUTE);
 		return 1;
 	}
-	if (v->calibrated && jv_is_num(roof) && jv_num(roof) >= HBM_ROOF_MEMORY) {
-		v->bound = "memory", v->confidence = "high", v->share = jv_num(roof);
+	if (v->calibrated && sig_is_num(roof) && roof->num >= HBM_ROOF_MEMORY) {
+		v->bound = "memory", v->confidence = "high", v->share = roof->num;
 		snprintf(v->why, sizeof v->why,
 			 "counters: calibrated HBM traffic at %.1f%% of the HBM roof (>= %.0f%%)",
-			 jv_num(roof), HBM_ROOF_MEMORY);
+			 roof->num, HBM_ROOF_MEMORY);
 		return 1;
 	}
-	if (jv_is_num(l2) && jv_num(l2) < L2_HIT_MEMORY) {
-		v->bound = "memory", v->confidence = "medium", v->share = jv_num(l2);
-		snprintf(v->why, sizeof v->why, "counters: L2 hit rate %.1f%% (< %.0f%%)",
-			 jv_num(l2), L2_HIT_MEMORY);
+	if (sig_is_num(l2) && l2->num < L2_HIT_MEMORY) {
+		v->bound = "memory", v->confidence = "medium", v->share = l2->num;
+		snprintf(v->why, sizeof v->why, "counters: L2 hit rate %.1f%% (< %.0f%%)", l2->num,
+			 L2_HIT_MEMORY);
 		return 1;
 	}
 	return 0;
@@ -52,29 +50,19 @@ static double pct(double part, double whole)
 	return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
-static double class_latency(const jv *b, const char *klass)
-{
-	const jv *arr = jv_get(b, "classes");
-	for (size_t i = 0; i < jv_len(arr); i++) {
-		const char *c = jv_string(jv_get(jv_at(arr, i), "class"));
-		if (c && strcmp(c, klass) == 0)
-			return jv_num(jv_get(jv_at(arr, i), "latency"));
-	}
-	return 0;
-}
-
 /* The memory measure per backend: the native classes that are a global-memory dependency
  * (normalised memory_dependency without the scalar / constant loads: AMD smem_wait and NVIDIA
  * imc_miss wait on kernel arguments and constants, not on the data stream) plus the
- * global-memory issue throttle (the part of issue_throttle that is the memory queue). */
-static const char *const mem_amd[] = {"vmem_wait", "vmem_issue", NULL};
-static const char *const mem_nvidia[] = {"long_scoreboard", "lg_throttle", "tex_throttle", NULL};
+ * global-memory issue throttle (the part of issue_throttle that is the memory queue). -1 ends
+ * a list. */
+static const int mem_amd[] = {TAX_VMEM_WAIT, TAX_VMEM_ISSUE, -1};
+static const int mem_nvidia[] = {NCU_LONG_SCOREBOARD, NCU_LG_THROTTLE, NCU_TEX_THROTTLE, -1};
 
-static double sum_stall(const jv *b, const char *const *classes)
+static double sum_stall(const signal_inputs *in, vendor_id v, const int *classes)
 {
 	double s = 0;
-	for (size_t i = 0; classes[i]; i++)
-		s += rule_signals_class_stall(b, classes[i]);
+	for (size_t i = 0; classes[i] >= 0; i++)
+		s += in->class_stall[v][classes[i]];
 	return s;
 }
 
@@ -84,36 +72,31 @@ typedef struct shares {
 	const char *mem_what, *matrix_what, *stall_unit, *lat_unit;
 } shares;
 
-static void measure(const jv *b, const kernel_traits *traits, shares *m)
+static void measure(const signal_inputs *in, const kernel_traits *traits, shares *m)
 {
-	const jv *tot = jv_get(b, "totals");
-	double lat = jv_num(jv_get(tot, "latency")), stall = jv_num(jv_get(tot, "stall"));
-	const char *be = jv_string(jv_get(b, "backend"));
-	m->nvidia = be && strcmp(be, "nvidia") == 0;
+	m->nvidia = in->vendor == VENDOR_NVIDIA;
 	if (!m->nvidia) {
-		m->mem = pct(sum_stall(b, mem_amd), stall);
-		m->matrix = pct(class_latency(b, "mfma"), lat);
+		m->mem = pct(sum_stall(in, VENDOR_AMD, mem_amd), in->stall);
+		m->matrix = pct(in->class_latency[VENDOR_AMD][TAX_MFMA], in->latency);
 		m->mem_what = "vmem_wait + vmem_issue", m->matrix_what = "mfma instructions";
 		m->stall_unit = "stall cycles", m->lat_unit = "total wave latency";
 		return;
 	}
-	m->mem = pct(sum_stall(b, mem_nvidia), stall);
+	m->mem = pct(sum_stall(in, VENDOR_NVIDIA, mem_nvidia), in->stall);
 	int64_t ml = traits ? traits->evidence.matrix_latency : -1;
-	m->matrix = ml >= 0 ? pct((double)ml, lat) : -1;
+	m->matrix = ml >= 0 ? pct((double)ml, in->latency) : -1;
 	m->mem_what = "long_scoreboard + lg_throttle + tex_throttle";
 	m->matrix_what = "tensor-core instructions (HMMA/HGMMA/IMMA/...)";
 	m->stall_unit = "stall samples", m->lat_unit = "all warp-state samples";
 }
 
-static void trace_decide(const jv *b, const kernel_traits *traits, bound_verdict *v,
+static void trace_decide(const signal_inputs *in, const kernel_traits *traits, bound_verdict *v,
 			 const char *prefix)
 {
-	const jv *tot = jv_get(b, "totals");
-	double lat = jv_num(jv_get(tot, "latency"));
 	shares m;
-	measure(b, traits, &m);
+	measure(in, traits, &m);
 	v->basis = "trace";
-	if (lat <= 0) {
+	if (in->latency <= 0) {
 		v->bound = "unknown", v->confidence = "low", v->share = -1;
 		snprintf(v->why, sizeof v->why, "%strace: no %s to judge from", prefix,
 			 m.nvidia ? "warp-state samples" : "latency cycles");
@@ -147,15 +130,23 @@ static void trace_decide(const jv *b, const kernel_traits *traits, bound_verdict
 	}
 }
 
-void bound_decide_traits(const jv *bubbles, const jv *counters, const kernel_traits *traits,
-			 bound_verdict *v)
+void bound_decide_inputs(const signal_inputs *in, const kernel_traits *traits, bound_verdict *v)
 {
 	memset(v, 0, sizeof *v);
 	v->calibrated = -1;
 	v->share = -1;
-	if (counters && counters_decide(counters, v))
+	if (in->has_counters && counters_decide(in, v))
 		return;
-	trace_decide(bubbles, traits, v, counters ? "counters inconclusive; " : "");
+	trace_decide(in, traits, v, in->has_counters ? "counters inconclusive; " : "");
+}
+
+void bound_decide_traits(const jv *bubbles, const jv *counters, const kernel_traits *traits,
+			 bound_verdict *v)
+{
+	signal_inputs in;
+	signal_inputs_read(&in, bubbles, counters, NULL, NULL);
+	bound_decide_inputs(&in, traits, v);
+	signal_inputs_release(&in);
 }
 
 void bound_decide(const jv *bubbles, const jv *counters, bound_verdict *v)

@@ -25,6 +25,7 @@
 
 #include "base/json/jv.h"
 #include "core/diagnose/kernel_traits.h"
+#include "core/diagnose/rule_signals.h"
 
 typedef struct bound_verdict {
 	const char *bound;	/* "memory", "compute", "latency" or "unknown" (static) */
@@ -35,12 +36,15 @@ typedef struct bound_verdict {
 	char why[384];		/* one sentence with the numbers */
 } bound_verdict;
 
-/* Decides from counters (may be NULL) and the bubbles object. Never fails. The backend is
- * bubbles "backend" (absent = amd); the NVIDIA unit is warp-state samples and the reason says
- * so. */
+/* Decides from the typed inputs (rule_signals.h: the bubbles figures and the counters, read
+ * once) and the kernel traits (may be NULL), which carry the NVIDIA tensor-core share
+ * (evidence.matrix_latency, -1 when not measured). Never fails. */
+void bound_decide_inputs(const signal_inputs *in, const kernel_traits *traits, bound_verdict *v);
+/* The same from the documents at the edge: counters (may be NULL) and the bubbles object. The
+ * backend is bubbles "backend" (absent = amd); the NVIDIA unit is warp-state samples and the
+ * reason says so. */
 void bound_decide(const jv *bubbles, const jv *counters, bound_verdict *v);
-/* The same with the kernel traits (kernel_traits.h; may be NULL), which carry the NVIDIA
- * tensor-core share (evidence.matrix_latency, -1 when not measured). */
+/* The same with the kernel traits (kernel_traits.h; may be NULL). */
 void bound_decide_traits(const jv *bubbles, const jv *counters, const kernel_traits *traits,
 			 bound_verdict *v);
 /* {"bound","basis","confidence","calibrated","why"}; owned by the caller. */

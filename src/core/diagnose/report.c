@@ -343,8 +343,11 @@ jv *report_build(const report_inputs *in, const rules *r)
 	else
 		kernel_traits_from_bubbles(b, &traits);
 	kernel_traits_add_platform(&traits, b);
+	/* the figures the bound and the rule signals read, from the documents once */
+	signal_inputs si;
+	signal_inputs_read(&si, b, in->counters, in->occupancy, in->facts);
 	bound_verdict bv;
-	bound_decide_traits(b, in->counters, &traits, &bv);
+	bound_decide_inputs(&si, &traits, &bv);
 	jv *bound = jv_set(rep, "bound", bound_to_jv(&bv));
 	roofline_into_bound(bound, jv_get(in->facts, "roofline"));
 	jv_set(rep, "totals", copy_or_null(jv_get(b, "totals")));
@@ -359,7 +362,8 @@ jv *report_build(const report_inputs *in, const rules *r)
 	for (size_t i = 0; i < sizeof fact_keys / sizeof fact_keys[0]; i++)
 		jv_set(rep, fact_keys[i], copy_or_null(jv_get(in->facts, fact_keys[i])));
 	signal_map sig;
-	rule_signals_build(&sig, b, in->counters, in->occupancy, in->facts);
+	rule_signals_from_inputs(&sig, &si);
+	signal_inputs_release(&si);
 	recommend_result rr;
 	recommend_run(r, b, &sig, in->occupancy, in->facts, &bv, &traits, buckets, &rr);
 	jv_set(rep, "recommendations", recommend_recs_to_jv(&rr));

@@ -61,10 +61,12 @@ typedef struct sig_fact_class {
 /* The typed inputs; an absent number is a sig_value of kind SIG_NULL. */
 typedef struct signal_inputs {
 	/* the stall profile (bubbles) */
+	vendor_id vendor;	     /* bubbles "backend" (absent = amd) */
 	double stall, latency, idle; /* totals */
 	double hits;		     /* every executed instruction of mix.dynamic */
 	double class_stall[VENDOR__COUNT][SIGNAL_MAX_CLASSES]; /* by class id (classes.h) */
 	double class_hits[VENDOR__COUNT][SIGNAL_MAX_CLASSES];  /* mix.dynamic by class id */
+	double class_latency[VENDOR__COUNT][SIGNAL_MAX_CLASSES];
 	double norm_stall[NORM__COUNT];
 	double wait_split[PROF_SPLIT__COUNT]; /* summed over the listed waits */
 	double vmem_top, vmem_top_narrow; /* vmem_issue's listed top stall on VMEM opcodes, and on
@@ -73,6 +75,7 @@ typedef struct signal_inputs {
 	sig_value occ[SIGO__COUNT];
 	const char *limiter; /* borrowed; NULL when unknown */
 	/* counters */
+	int has_counters; /* a counters document was given */
 	sig_value counter[SIGC__COUNT];
 	int calibrated; /* memory.calibrated is true */
 	/* the facts: the value at each fact row's path, by row index into signal_table (kind

@@ -31,7 +31,9 @@ static void read_classes(signal_inputs *in, const jv *b)
 	for (int v = 0; v < VENDOR__COUNT; v++)
 		for (int id = 0; id < class_count((vendor_id)v) && id < SIGNAL_MAX_CLASSES; id++) {
 			const char *c = class_name((vendor_id)v, id);
-			in->class_stall[v][id] = rule_signals_class_stall(b, c);
+			const jv *ce = find_class(jv_get(b, "classes"), c);
+			in->class_stall[v][id] = jv_num(jv_get(ce, "stall"));
+			in->class_latency[v][id] = jv_num(jv_get(ce, "latency"));
 			in->class_hits[v][id] = jv_num(jv_get(dyn, c));
 		}
 	const jv *norm = jv_get(b, "normalized");
@@ -158,6 +160,9 @@ void signal_inputs_read(signal_inputs *in, const jv *bubbles, const jv *counters
 			const jv *occupancy, const jv *facts)
 {
 	memset(in, 0, sizeof *in);
+	const char *be = jv_string(jv_get(bubbles, "backend"));
+	in->vendor = be && strcmp(be, "nvidia") == 0 ? VENDOR_NVIDIA : VENDOR_AMD;
+	in->has_counters = counters != NULL;
 	const jv *tot = jv_get(bubbles, "totals");
 	in->stall = jv_num(jv_get(tot, "stall"));
 	in->latency = jv_num(jv_get(tot, "latency"));
