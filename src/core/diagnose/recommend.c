@@ -32,19 +32,6 @@ static const jv *class_entry(const jv *bubbles, const char *klass)
 	return NULL;
 }
 
-const char *recommend_largest_class(const jv *bubbles)
-{
-	const jv *arr = jv_get(bubbles, "classes");
-	const char *best = NULL;
-	double bs = 0;
-	for (size_t i = 0; i < jv_len(arr); i++) {
-		double s = jv_num(jv_get(jv_at(arr, i), "stall"));
-		if (s > bs)
-			bs = s, best = jv_string(jv_get(jv_at(arr, i), "class"));
-	}
-	return best;
-}
-
 /* ---- evidence ---- */
 
 static jv *waits_on(const jv *wait)
@@ -177,16 +164,15 @@ static jv *evidence_jv(const recommendation *rec)
 
 /* The stalls more resident waves can hide: AMD vmem_wait + lds_wait + smem_wait + barrier;
  * NVIDIA the same situations as stall reasons (long/short scoreboard, imc_miss, barrier). */
-static double dependency_stall(const jv *b)
+static double dependency_stall(const signal_inputs *in)
 {
-	static const char *const dep[] = {"vmem_wait", "lds_wait", "smem_wait", "barrier", NULL};
-	static const char *const dep_nv[] = {"long_scoreboard", "short_scoreboard", "imc_miss",
-					     "barrier", NULL};
-	const char *be = jv_string(jv_get(b, "backend"));
-	const char *const *list = be && strcmp(be, "nvidia") == 0 ? dep_nv : dep;
+	static const int dep[] = {TAX_VMEM_WAIT, TAX_LDS_WAIT, TAX_SMEM_WAIT, TAX_BARRIER, -1};
+	static const int dep_nv[] = {NCU_LONG_SCOREBOARD, NCU_SHORT_SCOREBOARD, NCU_IMC_MISS,
+				     NCU_BARRIER, -1};
+	const int *list = in->vendor == VENDOR_NVIDIA ? dep_nv : dep;
 	double s = 0;
-	for (size_t i = 0; list[i]; i++)
-		s += rule_signals_class_stall(b, list[i]);
+	for (size_t i = 0; list[i] >= 0; i++)
+		s += in->class_stall[in->vendor][list[i]];
 	return s;
 }
 
@@ -232,22 +218,20 @@ static void basis(rec_gain *g, const char *text)
 }
 
 /* Fills the gain and its ranking key. */
-static void gain(const rule *ru, const jv *b, const signal_map *signals, const jv *occupancy,
+static void gain(const rule *ru, const signal_inputs *in, const jv *b, const signal_map *signals,
 		 rec_gain *g)
 {
-	double lat = jv_num(jv_get(jv_get(b, "totals"), "latency"));
+	double lat = in->latency;
 	double up = 0, key;
 	report_words w;
 	report_words_of(b, &w);
 	memset(g, 0, sizeof *g);
 	g->kind = "upper_bound";
 	if (strcmp(ru->klass, "occupancy") == 0) {
-		const jv *th = jv_get(occupancy, "theoretical");
-		double wv = jv_num(jv_get(th, "waves_per_simd"));
-		double mx = jv_is_num(jv_get(th, "max_waves_per_simd"))
-				? jv_num(jv_get(th, "max_waves_per_simd"))
-			    : w.samples ? MAX_WARPS_PER_SMSP_DEFAULT
-					: MAX_WAVES_PER_SIMD_DEFAULT;
+		double wv = sig_number(&in->occ[SIGO_THEORETICAL]);
+		double mx = sig_is_num(&in->max_waves_per_simd) ? in->max_waves_per_simd.num
+			    : w.samples				? MAX_WARPS_PER_SMSP_DEFAULT
+								: MAX_WAVES_PER_SIMD_DEFAULT;
 		double free_frac = mx > 0 && wv < mx ? 1.0 - wv / mx : 0.0;
 		double exposed = exposed_dependency(signals);
 		g->kind = "upper_bound_estimate";
@@ -258,7 +242,7 @@ static void gain(const rule *ru, const jv *b, const signal_map *signals, const j
 				 "theoretical/max waves per SIMD): more resident waves can at most "
 				 "hide the stall that is not hidden yet");
 		} else {
-			up = pct(dependency_stall(b), lat) * free_frac;
+			up = pct(dependency_stall(in), lat) * free_frac;
 			basis(g,
 			      "dependency stall (AMD vmem_wait+lds_wait+smem_wait+barrier; NVIDIA "
 			      "long_scoreboard+short_scoreboard+imc_miss+barrier) share of "
@@ -283,7 +267,7 @@ static void gain(const rule *ru, const jv *b, const signal_map *signals, const j
 		    ru->klass, gs);
 		key = up * ru->priority;
 	} else {
-		up = pct(rule_signals_class_stall(b, ru->klass), lat);
+		up = pct(signal_inputs_class_stall(in, ru->klass), lat);
 		basis(g, w.samples ? "this class's stall samples / totals.latency (all warp-state "
 				     "samples): removing every stall sample of the class cannot "
 				     "save more; the wall-time gain is usually smaller"
@@ -417,8 +401,8 @@ static void set_confidence(recommendation *rec)
 			  "instruction");
 }
 
-static void rec_fill(recommendation *rec, const rule *ru, const jv *b, const signal_map *signals,
-		     const jv *occ, const jv *facts, const jv *buckets)
+static void rec_fill(recommendation *rec, const rule *ru, const signal_inputs *in, const jv *b,
+		     const signal_map *signals, const jv *occ, const jv *facts, const jv *buckets)
 {
 	memset(rec, 0, sizeof *rec);
 	rec->rule = ru;
@@ -428,7 +412,7 @@ static void rec_fill(recommendation *rec, const rule *ru, const jv *b, const sig
 		rec->unless[i] = cond_at(&ru->unless[i], signals);
 	rec->where = where_of(ru, b, occ, facts, buckets);
 	set_confidence(rec);
-	gain(ru, b, signals, occ, &rec->gain);
+	gain(ru, in, b, signals, &rec->gain);
 }
 
 static jv *rec_jv(const recommendation *rec)
@@ -538,17 +522,16 @@ static const char *largest_missing_reason(const recommend_result *out, const cha
 	return "no rule for it reached its threshold, or no rule covers it";
 }
 
-static char *why_rank1(const recommend_result *out, const jv *b)
+static char *why_rank1(const recommend_result *out, const signal_inputs *in)
 {
-	const char *largest = recommend_largest_class(b);
+	const char *largest = in->largest_class;
 	const recommendation *r1 = out->n_recs ? &out->recs[0] : NULL;
 	if (!r1)
 		return xstrfmt("no rule fired%s%s", largest ? "; the largest bubble class is " : "",
 			       largest ? largest : "");
 	const char *c1 = r1->rule->klass;
-	double tot = jv_num(jv_get(jv_get(b, "totals"), "stall"));
-	double lat = jv_num(jv_get(jv_get(b, "totals"), "latency"));
-	double ls = largest ? rule_signals_class_stall(b, largest) : 0;
+	double tot = in->stall, lat = in->latency;
+	double ls = largest ? in->largest_stall : 0;
 	if (largest && strcmp(c1, largest) == 0)
 		return xstrfmt("addresses the largest bubble class %s (%.1f%% of totals.stall)",
 			       largest, pct(ls, tot));
@@ -575,9 +558,10 @@ static char *why_rank1(const recommend_result *out, const jv *b)
 		       largest, pct(ls, tot), largest_missing_reason(out, largest), c1);
 }
 
-void recommend_run(const rules *r, const jv *bubbles, const signal_map *signals,
-		   const jv *occupancy, const jv *facts, const bound_verdict *bv,
-		   const kernel_traits *traits, const jv *buckets, recommend_result *out)
+void recommend_run(const rules *r, const signal_inputs *in, const jv *bubbles,
+		   const signal_map *signals, const jv *occupancy, const jv *facts,
+		   const bound_verdict *bv, const kernel_traits *traits, const jv *buckets,
+		   recommend_result *out)
 {
 	memset(out, 0, sizeof *out);
 	out->recs = xcalloc(r->n ? r->n : 1, sizeof *out->recs);
@@ -599,13 +583,13 @@ void recommend_run(const rules *r, const jv *bubbles, const signal_map *signals,
 			note_not_fired(out, &r->v[i], &o, bv->bound, signals);
 		if (o.status != RULE_FIRED)
 			continue;
-		rec_fill(&out->recs[out->n_recs++], &r->v[i], bubbles, signals, occupancy, facts,
-			 buckets);
+		rec_fill(&out->recs[out->n_recs++], &r->v[i], in, bubbles, signals, occupancy,
+			 facts, buckets);
 	}
 	qsort(out->recs, out->n_recs, sizeof *out->recs, rec_cmp);
 	for (size_t i = 0; i < out->n_recs; i++)
 		out->recs[i].rank = i + 1;
-	out->why_rank1 = why_rank1(out, bubbles);
+	out->why_rank1 = why_rank1(out, in);
 }
 
 jv *recommend_recs_to_jv(const recommend_result *res)

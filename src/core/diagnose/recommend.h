@@ -101,22 +101,22 @@ typedef struct recommend_result {
 	size_t other_platform; /* rules skipped because they are for another backend/language */
 } recommend_result;
 
-/* Evaluates all rules. bubbles is required; signals from rule_signals_build; facts (report.json's
+/* Evaluates all rules. The figures come from the typed inputs (rule_signals.h) and the signals
+ * (rule_signals_build / rule_signals_from_inputs); bubbles is required for the evidence's
+ * location part (the hot instruction, evidence_loc.h); facts (report.json's
  * isa_facts, launch_geometry, wave_facts, roofline, exposed_stall; fact_signals.h) may be NULL;
  * occupancy, traits (kernel_traits.h) and buckets (entry-bucket lines, evidence_loc.h) may be NULL.
  * The result borrows the rules and the signal map's strings: turn it into JSON while both live.
  * Never fails. */
-void recommend_run(const rules *r, const jv *bubbles, const signal_map *signals,
-		   const jv *occupancy, const jv *facts, const bound_verdict *bv,
-		   const kernel_traits *traits, const jv *buckets, recommend_result *out);
+void recommend_run(const rules *r, const signal_inputs *in, const jv *bubbles,
+		   const signal_map *signals, const jv *occupancy, const jv *facts,
+		   const bound_verdict *bv, const kernel_traits *traits, const jv *buckets,
+		   recommend_result *out);
 void recommend_release(recommend_result *res);
 
 /* report.json's "recommendations" array (the rank-1 object carries why_rank_1) and "not_fired"
  * array; owned by the caller. */
 jv *recommend_recs_to_jv(const recommend_result *res);
 jv *recommend_not_fired_to_jv(const recommend_result *res);
-
-/* The native class with the most stall cycles in bubbles.classes, or NULL. */
-const char *recommend_largest_class(const jv *bubbles);
 
 #endif

@@ -363,9 +363,8 @@ jv *report_build(const report_inputs *in, const rules *r)
 		jv_set(rep, fact_keys[i], copy_or_null(jv_get(in->facts, fact_keys[i])));
 	signal_map sig;
 	rule_signals_from_inputs(&sig, &si);
-	signal_inputs_release(&si);
 	recommend_result rr;
-	recommend_run(r, b, &sig, in->occupancy, in->facts, &bv, &traits, buckets, &rr);
+	recommend_run(r, &si, b, &sig, in->occupancy, in->facts, &bv, &traits, buckets, &rr);
 	jv_set(rep, "recommendations", recommend_recs_to_jv(&rr));
 	jv_set_str(rep, "why_rank_1", rr.why_rank1);
 	if (in->ncu_findings)
@@ -373,6 +372,7 @@ jv *report_build(const report_inputs *in, const rules *r)
 	jv_set(rep, "not_fired", recommend_not_fired_to_jv(&rr));
 	jv_set_int(rep, "rules_other_platform", (int64_t)rr.other_platform);
 	recommend_release(&rr);
+	signal_inputs_release(&si);
 	jv_set_str(rep, "ranking_rule", ranking_rule);
 	jv_set(rep, "signals", signal_map_to_jv(&sig));
 	signal_map_release(&sig);

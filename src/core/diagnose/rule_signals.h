@@ -68,12 +68,17 @@ typedef struct signal_inputs {
 	double class_hits[VENDOR__COUNT][SIGNAL_MAX_CLASSES];  /* mix.dynamic by class id */
 	double class_latency[VENDOR__COUNT][SIGNAL_MAX_CLASSES];
 	double norm_stall[NORM__COUNT];
+	/* the class with the most stall in bubbles.classes (borrowed; NULL when none stalls) and
+	 * its stall */
+	const char *largest_class;
+	double largest_stall;
 	double wait_split[PROF_SPLIT__COUNT]; /* summed over the listed waits */
 	double vmem_top, vmem_top_narrow; /* vmem_issue's listed top stall on VMEM opcodes, and on
 					     those narrower than 128 bits */
 	/* occupancy */
 	sig_value occ[SIGO__COUNT];
-	const char *limiter; /* borrowed; NULL when unknown */
+	const char *limiter;	      /* borrowed; NULL when unknown */
+	sig_value max_waves_per_simd; /* occupancy.theoretical.max_waves_per_simd */
 	/* counters */
 	int has_counters; /* a counters document was given */
 	sig_value counter[SIGC__COUNT];
@@ -136,7 +141,7 @@ void rule_signals_from_inputs(signal_map *m, const signal_inputs *in);
 /* The row that provides signal `name`, or NULL (rules_signal_known). */
 const signal_def *rule_signal_find(const char *name);
 
-/* Stall cycles of a native class in bubbles.classes (0 if absent). */
-double rule_signals_class_stall(const jv *bubbles, const char *klass);
+/* Stall of a native class (AMD or NVIDIA name) in the inputs; 0 for another name. */
+double signal_inputs_class_stall(const signal_inputs *in, const char *klass);
 
 #endif

@@ -17,9 +17,27 @@ static const jv *find_class(const jv *arr, const char *name)
 	return NULL;
 }
 
-double rule_signals_class_stall(const jv *bubbles, const char *klass)
+double signal_inputs_class_stall(const signal_inputs *in, const char *klass)
 {
-	return jv_num(jv_get(find_class(jv_get(bubbles, "classes"), klass), "stall"));
+	for (int v = 0; v < VENDOR__COUNT; v++) {
+		int id = class_lookup((vendor_id)v, klass);
+		if (id >= 0 && id < SIGNAL_MAX_CLASSES)
+			return in->class_stall[v][id];
+	}
+	return 0;
+}
+
+/* The first class with the most stall (none when nothing stalls). */
+static void read_largest(signal_inputs *in, const jv *classes)
+{
+	double best = 0;
+	for (size_t i = 0; i < jv_len(classes); i++) {
+		double s = jv_num(jv_get(jv_at(classes, i), "stall"));
+		if (s > best)
+			best = s, in->largest_class = jv_string(jv_get(jv_at(classes, i), "class"));
+	}
+	if (in->largest_class)
+		in->largest_stall = jv_num(jv_get(find_class(classes, in->largest_class), "stall"));
 }
 
 static void read_classes(signal_inputs *in, const jv *b)
@@ -36,6 +54,7 @@ static void read_classes(signal_inputs *in, const jv *b)
 			in->class_latency[v][id] = jv_num(jv_get(ce, "latency"));
 			in->class_hits[v][id] = jv_num(jv_get(dyn, c));
 		}
+	read_largest(in, jv_get(b, "classes"));
 	const jv *norm = jv_get(b, "normalized");
 	for (int id = 0; id < NORM__COUNT; id++)
 		in->norm_stall[id] =
@@ -102,6 +121,7 @@ static void read_occupancy(signal_inputs *in, const jv *occ)
 	in->occ[SIGO_OBSERVED_MEAN] = num_or_null(jv_get(ps, "mean"));
 	in->occ[SIGO_OBSERVED_PEAK] = num_or_null(jv_get(ps, "peak"));
 	in->limiter = jv_string(jv_get(th, "limiter"));
+	in->max_waves_per_simd = num_or_null(jv_get(th, "max_waves_per_simd"));
 }
 
 static void read_counters(signal_inputs *in, const jv *c)
