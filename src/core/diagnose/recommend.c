@@ -4,7 +4,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "core/diagnose/evidence_loc.h"
-#include "core/diagnose/fact_signals.h"
+#include "core/diagnose/pseudo_class.h"
 #include "core/diagnose/report.h"
 #include "core/diagnose/rule_signals.h"
 
@@ -127,7 +127,7 @@ static jv *where_of(const rule *ru, const jv *bubbles, const jv *occupancy, cons
 		    const jv *buckets)
 {
 	jv *ev = jv_object();
-	const fact_pseudo *ps = fact_pseudo_class(ru->klass);
+	const pseudo_class *ps = pseudo_class_find(ru->klass);
 	if (ps) {
 		jv_set(ev, "hotspot", jv_null());
 		jv_set_str(ev, "none_reason", ps->none_reason);
@@ -257,8 +257,8 @@ static void gain(const rule *ru, const signal_inputs *in, const jv *b, const sig
 			up = 0;
 		basis(g, "headroom to the calibrated HBM roof (100 - pct_of_hbm_roof)");
 		key = up * ru->priority;
-	} else if (fact_pseudo_class(ru->klass) && fact_pseudo_class(ru->klass)->gain) {
-		const char *gs = fact_pseudo_class(ru->klass)->gain;
+	} else if (pseudo_class_find(ru->klass) && pseudo_class_find(ru->klass)->gain) {
+		const char *gs = pseudo_class_find(ru->klass)->gain;
 		up = sig_number(signal_map_get(signals, gs));
 		g->kind = "upper_bound_estimate";
 		snprintf(

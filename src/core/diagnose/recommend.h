@@ -8,7 +8,7 @@
  *            occupancy rules  dependency stall (vmem_wait + lds_wait + smem_wait + barrier)
  *                             / totals.latency x (1 - theoretical / max waves per SIMD)
  *            roofline rules   100 - pct_of_hbm_roof (counters), else roofline.headroom_pct
- *            grid / waves     their gain signal (fact_signals.h)
+ *            grid / waves     their gain signal (pseudo_class.h)
  *          every gain but a roofline finding's is capped at roofline.headroom_pct when the trace
  *          roofline is known (gain.capped_by says so);
  *          multiplied by the rule's priority only for the pseudo classes (occupancy, roofline),
@@ -101,12 +101,12 @@ typedef struct recommend_result {
 	size_t other_platform; /* rules skipped because they are for another backend/language */
 } recommend_result;
 
-/* Evaluates all rules. The figures come from the typed inputs (rule_signals.h) and the signals
- * (rule_signals_build / rule_signals_from_inputs); bubbles is required for the evidence's
- * location part (the hot instruction, evidence_loc.h); facts (report.json's
- * isa_facts, launch_geometry, wave_facts, roofline, exposed_stall; fact_signals.h) may be NULL;
- * occupancy, traits (kernel_traits.h) and buckets (entry-bucket lines, evidence_loc.h) may be NULL.
- * The result borrows the rules and the signal map's strings: turn it into JSON while both live.
+/* Evaluates all rules. The figures come from the typed inputs (rule_signals.h) and the signal
+ * map (rule_signals_from_inputs); bubbles is required for the evidence's location part (the hot
+ * instruction, evidence_loc.h); facts (report.json's isa_facts, launch_geometry, wave_facts,
+ * roofline, exposed_stall: what a pseudo class's evidence quotes, pseudo_class.h), occupancy,
+ * traits (kernel_traits.h) and buckets (entry-bucket lines, evidence_loc.h) may be NULL. The
+ * result borrows the rules and the signal map's strings: turn it into JSON while both live.
  * Never fails. */
 void recommend_run(const rules *r, const signal_inputs *in, const jv *bubbles,
 		   const signal_map *signals, const jv *occupancy, const jv *facts,

@@ -3,7 +3,6 @@
 
 #include "core/diagnose/bound.h"
 #include "core/diagnose/evidence_loc.h"
-#include "core/diagnose/fact_signals.h"
 #include "core/diagnose/kernel_traits.h"
 #include "core/diagnose/recommend.h"
 #include "core/diagnose/rule_signals.h"

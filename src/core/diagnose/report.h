@@ -35,7 +35,7 @@ typedef struct report_inputs {
 	const jv *entry_buckets; /* evloc_scan_trace (evidence_loc.h), or NULL: no bucket known */
 	/* {isa_facts, launch_geometry, wave_facts, roofline, exposed_stall} (docs/diagnosis.md),
 	 * any key absent, or NULL: copied to report.json under the same keys and read by the
-	 * fact signals (fact_signals.h) */
+	 * fact signals (rule_signals.h) */
 	const jv *facts;
 	const jv *ncu_findings; /* NVIDIA: ncu_findings.h's result, or NULL */
 	const char *kernel, *arch, *bundle_kind, *repro;

@@ -5,7 +5,7 @@
 #include "base/data.h"
 #include "base/xalloc.h"
 #include "base/json/json_parse.h"
-#include "core/diagnose/fact_signals.h"
+#include "core/diagnose/pseudo_class.h"
 #include "core/diagnose/kernel_traits.h"
 #include "core/diagnose/rule_signals.h"
 #include "core/diagnose/rules_locate.h"
@@ -24,7 +24,7 @@ int rules_class_known(const char *c)
 {
 	int nv = class_lookup(VENDOR_NVIDIA, c);
 	return class_lookup(VENDOR_AMD, c) >= 0 || (nv >= 0 && nv != NCU_UNKNOWN) ||
-	       fact_pseudo_class(c) != NULL;
+	       pseudo_class_find(c) != NULL;
 }
 
 static const char *const op_names[] = {">", ">=", "<", "<=", "==", "!="};

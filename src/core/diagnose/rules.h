@@ -103,7 +103,7 @@ const jv *rules_knob(const rules *r, const char *id);
 /* 1 if `name` is a signal the evaluator provides: a row of the signal table (rule_signals.h). */
 int rules_signal_known(const char *name);
 /* 1 if `c` is a valid rule class: a native AMD or NVIDIA class (classes.h; not NVIDIA's
- * "unknown") or a whole-kernel pseudo class (occupancy, roofline, grid, waves: fact_signals.h). */
+ * "unknown") or a whole-kernel pseudo class (occupancy, roofline, grid, waves: pseudo_class.h). */
 int rules_class_known(const char *c);
 const char *rule_op_name(rule_op op);
 /* Gate as text ("memory|latency", or "any"); static buffer. */

@@ -2,20 +2,20 @@
  * roofline, grid, waves; docs/diagnosis.md), each with the signal its gain estimate comes from,
  * why it has no hot instruction and the facts object it rests on. The fact signals themselves
  * are rows of the signal table (rule_signals.h). */
-#ifndef FLYPROF_CORE_DIAGNOSE_FACT_SIGNALS_H
-#define FLYPROF_CORE_DIAGNOSE_FACT_SIGNALS_H
+#ifndef FLYPROF_CORE_DIAGNOSE_PSEUDO_CLASS_H
+#define FLYPROF_CORE_DIAGNOSE_PSEUDO_CLASS_H
 
 #include "base/json/jv.h"
 
-typedef struct fact_pseudo {
+typedef struct pseudo_class {
 	const char *klass; /* "occupancy", "roofline", "grid", "waves" */
 	const char *gain;  /* the signal holding its gain estimate in % (NULL: recommend.c's own
 			      formula, for occupancy) */
 	const char *none_reason; /* why it has no hot instruction */
 	const char *facts;	 /* the facts object it rests on (report.json key), or NULL */
-} fact_pseudo;
+} pseudo_class;
 
 /* The pseudo class entry of `klass`, or NULL when it is not one. */
-const fact_pseudo *fact_pseudo_class(const char *klass);
+const pseudo_class *pseudo_class_find(const char *klass);
 
 #endif

@@ -1,9 +1,9 @@
-/* The whole-kernel pseudo classes (fact_signals.h). */
-#include "core/diagnose/fact_signals.h"
+/* The whole-kernel pseudo classes (pseudo_class.h). */
+#include "core/diagnose/pseudo_class.h"
 
 #include <string.h>
 
-static const fact_pseudo pseudo[] = {
+static const pseudo_class pseudo[] = {
     {"occupancy", NULL,
      "occupancy is a property of the whole kernel (registers, LDS, workgroup size), not of one "
      "instruction; see the occupancy section",
@@ -17,7 +17,7 @@ static const fact_pseudo pseudo[] = {
      "idle waves are whole waves that ran only the prologue, not one instruction", "wave_facts"},
     {NULL, NULL, NULL, NULL}};
 
-const fact_pseudo *fact_pseudo_class(const char *klass)
+const pseudo_class *pseudo_class_find(const char *klass)
 {
 	for (size_t i = 0; klass && pseudo[i].klass; i++)
 		if (strcmp(pseudo[i].klass, klass) == 0)
