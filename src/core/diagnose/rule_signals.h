@@ -35,6 +35,8 @@
 #include "model/profile.h"
 
 #define SIGNAL_MAX_CLASSES 32
+_Static_assert(TAX__COUNT <= SIGNAL_MAX_CLASSES && NCU__COUNT <= SIGNAL_MAX_CLASSES,
+	       "a vendor's class table fits the per-class arrays");
 
 /* Counter figures the signals read (counters.json). */
 enum {
@@ -115,10 +117,10 @@ struct signal_def {
 	signal_scope scope;
 	signal_get (*get)(const signal_inputs *in, const signal_def *row, vendor_id vendor, int id);
 	int arg; /* a getter's parameter (a counter, a split group, a fact list) */
-	const char
-	    *path;	 /* fact rows: dotted path in the facts object (report.json keys);
-			    per-class fact rows: the facts object whose "classes" list holds them */
-	const char *key; /* per-class fact rows: the key of the value in each class entry */
+	/* fact rows: the dotted path in the facts object (report.json keys); per-class fact rows:
+	 * the facts object whose "classes" list holds them, and the key of the value in each
+	 * class entry */
+	const char *path, *key;
 	const char *meaning;
 };
 
@@ -126,8 +128,8 @@ struct signal_def {
 extern const signal_def signal_table[];
 
 /* Reads the documents into typed inputs (strings are borrowed: the documents must outlive it;
- * signal_inputs_release frees the fact class lists).
- * bubbles is required; counters, occupancy and facts may be NULL. The occupancy object is the
+ * signal_inputs_release frees the fact class lists). Any document may be NULL: its figures
+ * are then 0 or absent. The occupancy object is the
  * one report.json carries: {"theoretical": {"waves_per_simd", "limiter", ...} | null,
  * "observed": {"per_simd": {"peak", "mean"}, ...} | null}. */
 void signal_inputs_read(signal_inputs *in, const jv *bubbles, const jv *counters,
