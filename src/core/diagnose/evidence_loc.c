@@ -205,20 +205,6 @@ static int attributable(const jv *buckets, const char *src)
 	return evloc_kind_of(buckets, src) == EVLOC_LINE;
 }
 
-static jv *actionable_obj(const jv *from, const char *via, const char *basis)
-{
-	jv *a = jv_object();
-	jv_set(a, "source", jv_copy(jv_get(from, "source")));
-	jv_set(a, "code_line",
-	       jv_get(from, "code_line") ? jv_copy(jv_get(from, "code_line")) : jv_null());
-	jv_set(a, "isa", jv_get(from, "isa") ? jv_copy(jv_get(from, "isa")) : jv_null());
-	if (jv_get(from, "stall"))
-		jv_set(a, "stall", jv_copy(jv_get(from, "stall")));
-	jv_set_str(a, "via", via);
-	jv_set_str(a, "basis", basis);
-	return a;
-}
-
 /* The wait's producer to act on: a load with an ordinary line first (the wait exists for
  * the data it brings), then any other producer with an ordinary line. */
 static const jv *producer_pick(const jv *wait, const jv *buckets)
@@ -249,30 +235,33 @@ static const jv *off_bucket_top(const jv *ce, const jv *buckets)
 	return NULL;
 }
 
-static jv *bucket_actionable(const jv *bubbles, const jv *ce, const jv *top, const jv *buckets,
-			     evloc_kind k)
+/* The actionable entry of a hot line on a bucket or library frame: the wait's producer, else
+ * the hottest instruction of the class on an ordinary line; none leaves w->actionable NULL. */
+static void bucket_actionable(const jv *bubbles, const jv *ce, const jv *top, const jv *buckets,
+			      evloc_where *w)
 {
-	const jv *w = evloc_wait_of(bubbles, jv_get(top, "code_line"));
-	const jv *p = w ? producer_pick(w, buckets) : NULL;
-	char basis[256];
+	evloc_kind k = w->kind;
+	const jv *p = w->wait ? producer_pick(w->wait, buckets) : NULL;
 	if (p) {
-		snprintf(basis, sizeof basis,
+		w->actionable = p;
+		w->via = "wait_producer";
+		snprintf(w->basis, sizeof w->basis,
 			 "the hot wait sits on %s; this is the instruction it waits on (wait "
 			 "producer attribution), so its line is the one to change",
 			 kinds[k].what);
-		return actionable_obj(p, "wait_producer", basis);
+		return;
 	}
 	const jv *alt = off_bucket_top(ce, buckets);
 	if (!alt)
-		return NULL;
+		return;
 	double cs = jv_num(jv_get(ce, "stall"));
 	double share = cs > 0 ? 100.0 * jv_num(jv_get(alt, "stall")) / cs : 0.0;
-	snprintf(basis, sizeof basis,
+	w->actionable = alt;
+	w->via = kinds[k].off_via;
+	w->pct_of_class_stall = share;
+	snprintf(w->basis, sizeof w->basis,
 		 "the hottest instruction of this class %s (%.1f%% of the class's stall)",
 		 kinds[k].off_what, share);
-	jv *a = actionable_obj(alt, kinds[k].off_via, basis);
-	jv_set_round(a, "pct_of_class_stall", share, 2);
-	return a;
 }
 
 /* "none of its N instructions" / "none of the N hottest listed instructions" / "no stalled
@@ -303,37 +292,85 @@ static jv *source_note(evloc_kind k, const char *src)
 		       src);
 }
 
-void evloc_fill(jv *ev, jv *h, const jv *bubbles, const jv *ce, const jv *top, const jv *buckets)
+void evloc_locate(const jv *bubbles, const jv *ce, const jv *top, const jv *buckets, evloc_where *w)
 {
-	const char *src = jv_string(jv_get(top, "source"));
-	evloc_kind k = evloc_kind_of(buckets, src);
-	jv_set_str(h, "source_kind", kinds[k].name);
-	if (k == EVLOC_NONE) {
+	memset(w, 0, sizeof *w);
+	w->source = jv_string(jv_get(top, "source"));
+	w->kind = evloc_kind_of(buckets, w->source);
+	w->wait = evloc_wait_of(bubbles, jv_get(top, "code_line"));
+	w->pct_of_class_stall = -1;
+	if (w->kind == EVLOC_NONE || w->kind == EVLOC_LINE)
+		return;
+	w->class_entry = ce;
+	w->eb = buckets;
+	bucket_actionable(bubbles, ce, top, buckets, w);
+	w->unattributable = w->actionable == NULL;
+}
+
+/* Why nothing is attributable, in words. */
+static jv *none_reason(const evloc_where *w)
+{
+	size_t listed = jv_len(jv_get(w->class_entry, "top"));
+	int all = jv_is_num(jv_get(w->class_entry, "instructions")) &&
+		  (double)listed >= jv_num(jv_get(w->class_entry, "instructions"));
+	return jv_strf("no attributable source line: the class's stall sits on %s %s (%s%s has "
+		       "another .py line); the ISA is the evidence",
+		       kinds[w->kind].what, w->source,
+		       scanned_text(w->class_entry, w->eb, listed, all),
+		       w->wait ? ", nor the instructions the hot wait waits on," : "");
+}
+
+const char *evloc_actionable_source(const evloc_where *w)
+{
+	if (w->kind == EVLOC_LINE)
+		return w->source;
+	return w->actionable ? jv_string(jv_get(w->actionable, "source")) : NULL;
+}
+
+static jv *actionable_jv(const evloc_where *w)
+{
+	const jv *from = w->actionable;
+	jv *a = jv_object();
+	jv_set(a, "source", jv_copy(jv_get(from, "source")));
+	jv_set(a, "code_line",
+	       jv_get(from, "code_line") ? jv_copy(jv_get(from, "code_line")) : jv_null());
+	jv_set(a, "isa", jv_get(from, "isa") ? jv_copy(jv_get(from, "isa")) : jv_null());
+	if (jv_get(from, "stall"))
+		jv_set(a, "stall", jv_copy(jv_get(from, "stall")));
+	jv_set_str(a, "via", w->via);
+	jv_set_str(a, "basis", w->basis);
+	if (w->pct_of_class_stall >= 0)
+		jv_set_round(a, "pct_of_class_stall", w->pct_of_class_stall, 2);
+	return a;
+}
+
+void evloc_write(const evloc_where *w, jv *ev, jv *h)
+{
+	jv_set_str(h, "source_kind", kinds[w->kind].name);
+	if (w->kind == EVLOC_NONE) {
 		jv_set(ev, "actionable_source", jv_null());
 		return;
 	}
-	if (k == EVLOC_LINE) {
-		jv_set_str(ev, "actionable_source", src);
+	if (w->kind == EVLOC_LINE) {
+		jv_set_str(ev, "actionable_source", w->source);
 		return;
 	}
-	jv_set(h, "source_note", source_note(k, src));
-	jv *a = bucket_actionable(bubbles, ce, top, buckets, k);
-	if (a) {
-		jv_set(ev, "actionable_source", jv_copy(jv_get(a, "source")));
-		jv_set(ev, "actionable", a);
-		jv_set_str(ev, "secondary_source", src);
+	jv_set(h, "source_note", source_note(w->kind, w->source));
+	if (w->actionable) {
+		jv_set(ev, "actionable_source", jv_copy(jv_get(w->actionable, "source")));
+		jv_set(ev, "actionable", actionable_jv(w));
+		jv_set_str(ev, "secondary_source", w->source);
 		return;
 	}
 	jv_set(ev, "actionable_source", jv_null());
 	jv_set(ev, "actionable", jv_null());
-	jv_set_str(ev, "secondary_source", src);
-	size_t listed = jv_len(jv_get(ce, "top"));
-	int all = jv_is_num(jv_get(ce, "instructions")) &&
-		  (double)listed >= jv_num(jv_get(ce, "instructions"));
-	int is_wait = evloc_wait_of(bubbles, jv_get(top, "code_line")) != NULL;
-	jv_set(ev, "none_reason",
-	       jv_strf("no attributable source line: the class's stall sits on %s %s (%s%s has "
-		       "another .py line); the ISA is the evidence",
-		       kinds[k].what, src, scanned_text(ce, buckets, listed, all),
-		       is_wait ? ", nor the instructions the hot wait waits on," : ""));
+	jv_set_str(ev, "secondary_source", w->source);
+	jv_set(ev, "none_reason", none_reason(w));
+}
+
+void evloc_fill(jv *ev, jv *h, const jv *bubbles, const jv *ce, const jv *top, const jv *buckets)
+{
+	evloc_where w;
+	evloc_locate(bubbles, ce, top, buckets, &w);
+	evloc_write(&w, ev, h);
 }

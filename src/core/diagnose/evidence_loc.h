@@ -54,6 +54,36 @@ int evloc_on_bucket(const jv *eb, const char *source);
 /* The bubbles.waits entry of the instruction at code_line, or NULL. */
 const jv *evloc_wait_of(const jv *bubbles, const jv *code_line);
 
+/* Where a class's hot instruction points: the typed result of evloc_locate. Pointers are
+ * borrowed from the bubbles document and the bucket object, which must outlive it. */
+typedef struct evloc_where {
+	evloc_kind kind;    /* of the hot instruction's line */
+	const char *source; /* the hot instruction's source, or NULL */
+	const jv *wait;	    /* the bubbles.waits entry of the hot instruction, or NULL */
+	/* A bucket or library line: the bubbles entry whose line to act on (a producer of the hot
+	 * wait, or another instruction of the class), or NULL when none is attributable. */
+	const jv *actionable;
+	const char *via;	    /* "wait_producer", "class_hotspot_off_bucket" or
+				       "class_hotspot_user_line" (static) */
+	char basis[256];	    /* why that line */
+	double pct_of_class_stall;  /* the actionable instruction's share of the class's stall;
+				       -1 for a wait producer or none */
+	int unattributable;	    /* a bucket or library line and no actionable entry: evloc_write
+				       says why in "none_reason" */
+	const jv *class_entry, *eb; /* what that reason quotes */
+} evloc_where;
+
+/* Resolves the location of the class entry `ce` (bubbles.classes[i]) whose hottest
+ * instruction is `top` (the rules below). */
+void evloc_locate(const jv *bubbles, const jv *ce, const jv *top, const jv *eb, evloc_where *w);
+/* The line to act on: the hot line when it is an ordinary one, else the actionable entry's
+ * source; NULL when there is none. */
+const char *evloc_actionable_source(const evloc_where *w);
+/* Writes a location as JSON: "source_kind" and "source_note" into the hotspot object h,
+ * "actionable_source", "actionable", "secondary_source" and "none_reason" into ev (as
+ * evloc_fill describes). */
+void evloc_write(const evloc_where *w, jv *ev, jv *h);
+
 /* Resolves the location for the class entry `ce` (bubbles.classes[i]) whose hottest
  * instruction is `top`. Writes into the hotspot object h: "source_kind" ("line",
  * "entry_bucket", "library_frame" or "none") and, for a bucket or library frame,

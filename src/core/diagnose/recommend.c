@@ -49,36 +49,69 @@ static jv *waits_on(const jv *wait)
 	return arr;
 }
 
-static void class_hotspot(jv *ev, const jv *bubbles, const char *klass, const jv *buckets)
+static void where_class(rec_where *w, const jv *bubbles, const char *klass, const jv *buckets)
 {
-	const jv *ce = class_entry(bubbles, klass);
-	const jv *top = jv_at(jv_get(ce, "top"), 0);
-	if (!top) {
+	w->class_entry = class_entry(bubbles, klass);
+	w->top = jv_at(jv_get(w->class_entry, "top"), 0);
+	if (!w->top)
+		return;
+	w->hot_pct = sig_round(
+	    pct(jv_num(jv_get(w->top, "stall")), jv_num(jv_get(w->class_entry, "stall"))), 2);
+	const char *src = jv_string(jv_get(w->top, "source"));
+	w->no_source = !src || !*src;
+	evloc_locate(bubbles, w->class_entry, w->top, buckets, &w->loc);
+}
+
+/* The location part of the evidence. */
+static void where_of(rec_where *w, const rule *ru, const jv *bubbles, const jv *occupancy,
+		     const jv *facts, const jv *buckets)
+{
+	memset(w, 0, sizeof *w);
+	w->pseudo = pseudo_class_find(ru->klass);
+	if (!w->pseudo) {
+		where_class(w, bubbles, ru->klass, buckets);
+		return;
+	}
+	if (strcmp(ru->klass, "occupancy") == 0)
+		w->theoretical = jv_get(occupancy, "theoretical");
+	if (w->pseudo->facts)
+		w->facts = jv_get(facts, w->pseudo->facts);
+}
+
+static void where_jv(jv *ev, const rec_where *w)
+{
+	if (w->pseudo) {
+		jv_set(ev, "hotspot", jv_null());
+		jv_set_str(ev, "none_reason", w->pseudo->none_reason);
+		if (w->theoretical)
+			jv_set(ev, "theoretical", jv_copy(w->theoretical));
+		if (w->facts)
+			jv_set(ev, "facts", jv_copy(w->facts));
+		return;
+	}
+	if (!w->top) {
 		jv_set(ev, "hotspot", jv_null());
 		jv_set_str(ev, "none_reason",
-			   ce ? "the trace lists no instruction for this class"
-			      : "this class has no stall cycles in the trace");
+			   w->class_entry ? "the trace lists no instruction for this class"
+					  : "this class has no stall cycles in the trace");
 		return;
 	}
 	jv *h = jv_set(ev, "hotspot", jv_object());
 	static const char *const keys[] = {"code_line", "isa", "source", "stall"};
 	for (size_t k = 0; k < 4; k++)
 		jv_set(h, keys[k],
-		       jv_get(top, keys[k]) ? jv_copy(jv_get(top, keys[k])) : jv_null());
-	jv_set_round(h, "pct_of_class_stall",
-		     pct(jv_num(jv_get(top, "stall")), jv_num(jv_get(ce, "stall"))), 2);
-	const char *src = jv_string(jv_get(top, "source"));
-	if (!src || !*src)
+		       jv_get(w->top, keys[k]) ? jv_copy(jv_get(w->top, keys[k])) : jv_null());
+	jv_set(h, "pct_of_class_stall", sig_value_to_jv(&w->hot_pct));
+	if (w->no_source)
 		jv_set_str(
 		    ev, "none_reason",
 		    "the hot instruction has no source line in code.json (compiler-generated "
 		    "or no debug info); the ISA is the evidence");
-	evloc_fill(ev, h, bubbles, ce, top, buckets);
-	const jv *w = evloc_wait_of(bubbles, jv_get(top, "code_line"));
-	if (w) {
-		jv_set(ev, "waits_on", waits_on(w));
-		if (jv_get(w, "split"))
-			jv_set(ev, "wait_split_cycles", jv_copy(jv_get(w, "split")));
+	evloc_write(&w->loc, ev, h);
+	if (w->loc.wait) {
+		jv_set(ev, "waits_on", waits_on(w->loc.wait));
+		if (jv_get(w->loc.wait, "split"))
+			jv_set(ev, "wait_split_cycles", jv_copy(jv_get(w->loc.wait, "split")));
 	}
 }
 
@@ -122,24 +155,6 @@ static void cond_words(jv *o, const rec_cond *rc)
 	jv_set(o, "stops_when", jv_strf("%s %s %s", c->field, neg[c->op], thr));
 }
 
-/* The location part of the evidence (recommendation.where). */
-static jv *where_of(const rule *ru, const jv *bubbles, const jv *occupancy, const jv *facts,
-		    const jv *buckets)
-{
-	jv *ev = jv_object();
-	const pseudo_class *ps = pseudo_class_find(ru->klass);
-	if (ps) {
-		jv_set(ev, "hotspot", jv_null());
-		jv_set_str(ev, "none_reason", ps->none_reason);
-		if (strcmp(ru->klass, "occupancy") == 0 && jv_get(occupancy, "theoretical"))
-			jv_set(ev, "theoretical", jv_copy(jv_get(occupancy, "theoretical")));
-		if (ps->facts && jv_get(facts, ps->facts))
-			jv_set(ev, "facts", jv_copy(jv_get(facts, ps->facts)));
-	} else
-		class_hotspot(ev, bubbles, ru->klass, buckets);
-	return ev;
-}
-
 static jv *evidence_jv(const recommendation *rec)
 {
 	const rule *ru = rec->rule;
@@ -156,7 +171,7 @@ static jv *evidence_jv(const recommendation *rec)
 		for (size_t i = 0; i < ru->n_unless; i++)
 			jv_push(un, cond_jv(&rec->unless[i]));
 	}
-	jv_merge(ev, jv_copy(rec->where));
+	where_jv(ev, &rec->where);
 	return ev;
 }
 
@@ -353,38 +368,37 @@ static jv *knob_jv(const rule *ru)
 
 /* The rule's confidence, lowered one level when the evidence is weak: a class rule whose hot
  * instruction has no .py line, or holds under 10% of the class's stall (the class is spread
- * thin, so no single change addresses much of it). Reads the location part of the evidence. */
+ * thin, so no single change addresses much of it). */
 static void set_confidence(recommendation *rec)
 {
 	static const char *const levels[] = {"low", "medium", "high"};
 	const rule *ru = rec->rule;
+	const rec_where *w = &rec->where;
 	int lv = strcmp(ru->confidence, "high") == 0 ? 2 : strcmp(ru->confidence, "medium") == 0;
-	const jv *ev = rec->where;
-	const jv *hs = jv_get(ev, "hotspot");
 	const char *why = NULL;
-	const char *kind = jv_string(jv_get(hs, "source_kind"));
 	/* the hot line is the entry bucket or a library frame: not a line to edit */
-	const char *what = kind && strcmp(kind, "line") != 0 && strcmp(kind, "none") != 0
-			       ? evloc_kind_text(kind)
-			       : NULL;
-	const jv *act = jv_get(ev, "actionable");
+	const char *what =
+	    w->top && (w->loc.kind == EVLOC_ENTRY_BUCKET || w->loc.kind == EVLOC_LIBRARY_FRAME)
+		? evloc_kind_text(evloc_kind_name(w->loc.kind))
+		: NULL;
+	sig_value act_pct = sig_round(w->loc.pct_of_class_stall, 2);
 	char buf[200];
-	if (what && !jv_string(jv_get(ev, "actionable_source"))) {
+	if (what && !evloc_actionable_source(&w->loc)) {
 		snprintf(buf, sizeof buf,
 			 "lowered: the class's stall sits on %s and no other .py line is "
 			 "attributable",
 			 what);
 		why = buf;
-	} else if (what && jv_get(act, "pct_of_class_stall") &&
-		   jv_num(jv_get(act, "pct_of_class_stall")) < 10) {
+	} else if (what && w->loc.actionable && w->loc.pct_of_class_stall >= 0 &&
+		   sig_number(&act_pct) < 10) {
 		snprintf(buf, sizeof buf,
 			 "lowered: the actionable line holds under 10%% of the class's stall (the "
 			 "rest sits on %s)",
 			 what);
 		why = buf;
-	} else if (jv_type_of(hs) == JV_OBJECT && jv_num(jv_get(hs, "pct_of_class_stall")) < 10)
+	} else if (w->top && sig_number(&w->hot_pct) < 10)
 		why = "lowered: the hot instruction holds under 10% of the class's stall";
-	else if (jv_type_of(hs) == JV_OBJECT && jv_string(jv_get(ev, "none_reason")))
+	else if (w->top && (w->no_source || w->loc.unattributable))
 		why = "lowered: the hot instruction has no .py line";
 	if (why && lv > 0)
 		lv--;
@@ -410,7 +424,7 @@ static void rec_fill(recommendation *rec, const rule *ru, const signal_inputs *i
 		rec->conds[i] = cond_at(&ru->conds[i], signals);
 	for (size_t i = 0; i < ru->n_unless; i++)
 		rec->unless[i] = cond_at(&ru->unless[i], signals);
-	rec->where = where_of(ru, b, occ, facts, buckets);
+	where_of(&rec->where, ru, b, occ, facts, buckets);
 	set_confidence(rec);
 	gain(ru, in, b, signals, &rec->gain);
 }
@@ -613,8 +627,6 @@ jv *recommend_not_fired_to_jv(const recommend_result *res)
 
 void recommend_release(recommend_result *res)
 {
-	for (size_t i = 0; i < res->n_recs; i++)
-		jv_free(res->recs[i].where);
 	free(res->recs);
 	free(res->not_fired);
 	free(res->why_rank1);

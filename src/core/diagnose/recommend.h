@@ -34,6 +34,8 @@
 
 #include "base/json/jv.h"
 #include "core/diagnose/bound.h"
+#include "core/diagnose/evidence_loc.h"
+#include "core/diagnose/pseudo_class.h"
 #include "core/diagnose/rules.h"
 
 /* A condition of a rule with its signal's value at evaluation time (present 0: absent). */
@@ -60,15 +62,25 @@ typedef struct rec_gain {
 	double key;		 /* the ranking key */
 } rec_gain;
 
+/* The evidence's location part: what the inputs say about where the class stalls. Pointers are
+ * borrowed from the documents (bubbles, occupancy, facts), which must outlive the result. */
+typedef struct rec_where {
+	const pseudo_class *pseudo; /* a whole-kernel class: no hot instruction */
+	const jv *theoretical;	    /* occupancy rules: occupancy.theoretical, or NULL */
+	const jv *facts;	    /* the facts object the pseudo class rests on, or NULL */
+	const jv *class_entry;	    /* the class's bubbles.classes entry, or NULL */
+	const jv *top;		    /* its hottest instruction, or NULL */
+	sig_value hot_pct;	    /* top's share of the class's stall (2 decimals) */
+	int no_source;		    /* top has no source line */
+	evloc_where loc;	    /* where top points (evidence_loc.h) */
+} rec_where;
+
 /* One fired rule. */
 typedef struct recommendation {
 	const rule *rule; /* borrowed from the rules */
 	size_t rank;	  /* 1-based */
 	rec_cond conds[RULES_MAX_CONDS], unless[RULES_MAX_CONDS];
-	/* The evidence's location part, a copy of what the inputs say (hotspot, none_reason,
-	 * actionable_source, actionable, secondary_source, waits_on, wait_split_cycles; the
-	 * pseudo classes' theoretical / facts; evidence_loc.h): owned. */
-	jv *where;
+	rec_where where;
 	const char *confidence;	    /* "low" | "medium" | "high" after set_confidence */
 	char confidence_basis[200]; /* why */
 	rec_gain gain;

@@ -184,14 +184,13 @@ static int headline_location(char *buf, size_t sz, const jv *b, const jv *bucket
 	const char *src = jv_string(jv_get(top, "source"));
 	if (!src || !*src)
 		return 0;
-	jv *ev = jv_object(), *h = jv_object();
-	evloc_fill(ev, h, b, ce, top, buckets);
-	const char *act = jv_string(jv_get(ev, "actionable_source"));
-	const char *via = jv_string(jv_get(jv_get(ev, "actionable"), "via"));
-	const char *kind = jv_string(jv_get(h, "source_kind"));
-	const char *what = evloc_kind_text(kind);
+	evloc_where loc;
+	evloc_locate(b, ce, top, buckets, &loc);
+	const char *act = evloc_actionable_source(&loc);
+	const char *via = loc.actionable ? loc.via : NULL;
+	const char *what = evloc_kind_text(evloc_kind_name(loc.kind));
 	int n;
-	if (strcmp(kind, "line") == 0)
+	if (loc.kind == EVLOC_LINE)
 		n = snprintf(buf, sz, " at %s", src);
 	else if (act)
 		n = snprintf(buf, sz, " at %s (%s; the hot instruction sits on %s %s)", act,
@@ -201,8 +200,6 @@ static int headline_location(char *buf, size_t sz, const jv *b, const jv *bucket
 			     what, src);
 	else
 		n = snprintf(buf, sz, " on %s %s (no attributable source line)", what, src);
-	jv_free(ev);
-	jv_free(h);
 	return n;
 }
 
