@@ -193,6 +193,15 @@ const char *path_base(const char *path)
  * locking, the file at the path must still be the one locked, else it starts over. */
 #define LOCK_TRIES 8
 
+int file_dir_unclaimed(const char *dir)
+{
+	size_t n = 0;
+	char **names = file_is_dir(dir) ? file_list_dir(dir, &n, NULL) : NULL;
+	int yes = names && (n == 0 || (n == 1 && strcmp(names[0], ".flyprof.lock") == 0));
+	file_list_free(names, n);
+	return yes;
+}
+
 int file_lock_dir(const char *dir, fp_err *e)
 {
 	char *lock = path_join(dir, ".flyprof.lock");

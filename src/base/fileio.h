@@ -33,6 +33,10 @@ const char *path_base(const char *path);
  * BUNDLE_LOCKED when another process holds it. file_unlock_dir releases it and removes the
  * lock file, so a finished command leaves no .flyprof.lock behind. */
 int file_lock_dir(const char *dir, fp_err *e);
+/* 1 when dir is a directory that holds nothing, or nothing but its lock file: a new bundle that
+ * another process is creating looks like this between taking the lock and writing its manifest,
+ * so a writer must try the lock (and get BUNDLE_LOCKED) rather than call it foreign. */
+int file_dir_unclaimed(const char *dir);
 void file_unlock_dir(const char *dir, int fd);
 
 /* Sorted list of the names in a directory (without . and ..); caller frees with

@@ -120,24 +120,12 @@ static int within(const char *a, const char *b)
 	return strncmp(a, b, n) == 0 && (a[n] == '\0' || a[n] == '/' || strcmp(b, "/") == 0);
 }
 
-/* 1 if dir holds nothing but (possibly) a .flyprof.lock; 0 if it holds more or is no dir. */
-static int only_lock(const char *dir)
-{
-	size_t n = 0;
-	fp_err le = FP_ERR_INIT;
-	char **names = file_is_dir(dir) ? file_list_dir(dir, &n, &le) : NULL;
-	fp_err_clear(&le);
-	int yes = names && (n == 0 || (n == 1 && strcmp(names[0], ".flyprof.lock") == 0));
-	file_list_free(names, n);
-	return yes;
-}
-
 /* A new or empty destination is created and locked before any work, so a second writer fails
  * at once with BUNDLE_LOCKED instead of doing the whole export and losing at the rename.
  * 1 when final is now fresh and locked, 0 when it holds a bundle (the caller's path), -1. */
 static int lock_fresh(cmd_ctx *ctx, export_job *j)
 {
-	if (file_exists(j->final) && !only_lock(j->final))
+	if (file_exists(j->final) && !file_dir_unclaimed(j->final))
 		return 0;
 	if (mkdir(j->final, 0755) == 0) {
 		j->fresh_made = 1;
@@ -149,7 +137,7 @@ static int lock_fresh(cmd_ctx *ctx, export_job *j)
 	j->fresh_fd = file_lock_dir(j->final, &ctx->err);
 	if (j->fresh_fd < 0)
 		return -1;
-	if (only_lock(j->final))
+	if (file_dir_unclaimed(j->final))
 		return 1;
 	/* another export finished in between: replace its result like any example bundle */
 	file_unlock_dir(j->final, j->fresh_fd);

@@ -7,6 +7,7 @@
 #include "base/json/json_parse.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 TEST(bundle_create_write_reopen)
 {
@@ -49,6 +50,27 @@ TEST(bundle_lock_excludes_second_writer)
 	fp_err_clear(&e);
 	bundle_close(&b);
 	bundle_close(&a);
+	CHECK_INT(bundle_open_write(&b, dir, "run", &e), 0);
+	bundle_close(&b);
+	free(dir);
+}
+
+/* The moment between a first writer taking the lock of a new bundle and writing its manifest:
+ * the directory holds only .flyprof.lock. A second writer must get BUNDLE_LOCKED (it once got
+ * NOT_A_BUNDLE); once the lock is free, a directory left like that is a new bundle. */
+TEST(bundle_being_created_is_locked_not_foreign)
+{
+	char *dir = path_join(t_tmpdir(), "b-creating");
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(file_mkdirs(dir, &e), 0);
+	int fd = file_lock_dir(dir, &e);
+	CHECK(fd >= 0);
+	bundle b;
+	CHECK_INT(bundle_open_write(&b, dir, "run", &e), -1);
+	CHECK_INT(e.code, ERR_BUNDLE_LOCKED);
+	fp_err_clear(&e);
+	bundle_close(&b);
+	close(fd); /* a creator that died: its lock file stays, unheld */
 	CHECK_INT(bundle_open_write(&b, dir, "run", &e), 0);
 	bundle_close(&b);
 	free(dir);

@@ -164,22 +164,11 @@ int bundle_lock(bundle *b, fp_err *e)
 	return b->lock_fd >= 0 ? 0 : -1;
 }
 
-static int dir_is_empty(const char *path)
-{
-	size_t n = 0;
-	fp_err e = FP_ERR_INIT;
-	char **names = file_list_dir(path, &n, &e);
-	fp_err_clear(&e);
-	if (!names)
-		return 0;
-	file_list_free(names, n);
-	return n == 0;
-}
-
 int bundle_open_write(bundle *b, const char *path, const char *role, fp_err *e)
 {
 	bundle_zero(b);
-	int fresh = !file_exists(path) || (file_is_dir(path) && dir_is_empty(path));
+	/* a directory holding only a lock is a bundle being created: the lock decides */
+	int fresh = !file_exists(path) || file_dir_unclaimed(path);
 	if (fresh) {
 		undo_mark_fresh(); /* a failed or interrupted command removes it again */
 		if (file_mkdirs(path, e))
