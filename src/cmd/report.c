@@ -43,6 +43,7 @@ const opt_spec report_opts[] = {
 
 /* Inputs gathered for report_build; everything owned here. */
 typedef struct gathered {
+	stall_profile profile; /* the live profile (borrows the trace) and its bubbles object */
 	jv *bubbles, *counters, *tile, *occupancy, *variation, *missing, *sources;
 	kernel_traits traits;
 	jv *buckets;
@@ -57,6 +58,7 @@ typedef struct gathered {
 
 static void gathered_release(gathered *g)
 {
+	profile_release(&g->profile);
 	jv_free(g->bubbles);
 	jv_free(g->counters);
 	jv_free(g->tile);
@@ -371,8 +373,9 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 	/* code objects saved beside the trace fill missing .py lines and the kernel resources */
 	g->sources =
 	    (analysis_vendor(in) == VENDOR_NVIDIA) ? jv_object() : codeobj_fill_sources(in->trace);
-	if (analysis_bubbles(ctx, in, &bo, &g->bubbles, NULL))
+	if (backend_profile(&in->disp, &bo, &g->profile, ctx->warnings, &ctx->err))
 		return -1;
+	g->bubbles = profile_to_json(&g->profile);
 	*arch = in->trace->arch ? in->trace->arch
 				: jv_string(jv_get(jv_get(g->bubbles, "dispatch"), "arch"));
 	const jv *cos = jv_get(g->sources, "code_objects");
@@ -500,7 +503,8 @@ int cmd_report(cmd_ctx *ctx)
 	const char *kernel = in.trace->kernel
 				 ? in.trace->kernel
 				 : jv_string(jv_get(jv_get(g.bubbles, "dispatch"), "kernel"));
-	report_inputs ri = {.bubbles = g.bubbles,
+	report_inputs ri = {.profile = &g.profile,
+			    .bubbles = g.bubbles,
 			    .counters = g.counters,
 			    .occupancy = g.occupancy,
 			    .variation = g.variation,

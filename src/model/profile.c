@@ -40,6 +40,10 @@ void profile_release(stall_profile *p)
 	jv_free(p->occupancy);
 	jv_free(p->wave_states);
 	jv_free(p->extra);
+	if (p->own_trace) {
+		trace_dispatch_release(p->own_trace);
+		free(p->own_trace);
+	}
 	free(p->classes);
 	free(p->class_order);
 	free(p->hot);

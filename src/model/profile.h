@@ -11,8 +11,10 @@
  * both vendors. profile_release frees what the profile owns (not the trace).
  *
  * Units: cycles summed over the traced waves (AMD ATT) or warp-state samples (NVIDIA). A
- * profile read back from bubbles.json (profile_read.c) has no trace: its totals, classes and
- * normalised sums are set, its lists empty. */
+ * profile read back from bubbles.json (profile_read.c) holds what the file lists: totals,
+ * classes (with their top instructions), normalised sums, the dynamic mix and the listed waits
+ * (cut as the file was); the instructions those lists name are the entries of a small trace the
+ * profile owns (own_trace), in list order; hotspots and lines stay empty. */
 #ifndef FLYPROF_MODEL_PROFILE_H
 #define FLYPROF_MODEL_PROFILE_H
 
@@ -101,7 +103,8 @@ typedef struct prof_dispatch {
 typedef struct stall_profile {
 	vendor_id vendor;
 	prof_unit unit;
-	trace_dispatch *trace; /* borrowed; NULL for a profile read back from a file */
+	trace_dispatch *trace;	   /* borrowed, or own_trace for a profile read back from a file */
+	trace_dispatch *own_trace; /* read back: the instructions its lists name (owned) */
 	prof_dispatch dispatch;
 	prof_totals totals;
 
@@ -135,6 +138,10 @@ typedef struct stall_profile {
 	prof_class *classes; /* class_count(vendor) entries, by class id */
 	int *class_order;    /* ids of the classes with anything in them, most stall first */
 	size_t n_class_order;
+	/* instructions outside the class table (mix's class_name(vendor, -1) entry) and their
+	 * hits */
+	size_t n_unclassed;
+	int64_t unclassed_hits;
 	prof_norm norm[NORM__COUNT];
 	int norm_order[NORM__COUNT];
 	size_t n_norm_order;
@@ -177,9 +184,13 @@ jv *profile_to_json(const stall_profile *p);
 jv *profile_wait_json(const stall_profile *p, const prof_wait *w);
 /* Reads a bubbles object (or a report whose "totals" and "classes" are the same) back into a
  * profile: vendor (from "backend", absent = AMD), unit (from "unit" or totals.unit, absent =
- * cycles), dispatch kernel/arch/id, totals, classes (in the file's order) and normalised
- * sums, the kernel duration when the document has one. Lists stay empty; trace is NULL. Returns 0,
- * or -1 with e set (BAD_INPUT: what key is missing or mistyped). */
+ * cycles), dispatch kernel/arch/id, totals, classes (in the file's order, each with its "top"
+ * instructions), normalised sums (the "normalized" list where the document has one, else summed
+ * from the classes), the dynamic mix (mix.dynamic sets each class's hits, a name outside the
+ * class table counts as unclassed), the listed waits (their stall, class, waves and split; the
+ * wait order is the file's), the kernel duration when the document has one. Hotspots and lines
+ * stay empty; trace is own_trace. Returns 0, or -1 with e set (BAD_INPUT: what key is missing
+ * or mistyped). */
 int profile_from_json(const jv *doc, const char *name, stall_profile *p, fp_err *e);
 
 const char *prof_unit_name(prof_unit u);

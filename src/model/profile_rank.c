@@ -37,11 +37,18 @@ static void rank_classes(stall_profile *p)
 {
 	int nc = class_count(p->vendor);
 	p->classes = xcalloc((size_t)nc, sizeof *p->classes);
+	p->n_unclassed = 0;
+	p->unclassed_hits = 0;
 	const trace_dispatch *d = p->trace;
 	for (size_t i = 0; d && i < d->n_insts; i++) {
 		const trace_inst *t = &d->insts[i];
-		if (t->is_label || !in_range(p, t->klass))
+		if (t->is_label)
 			continue;
+		if (!in_range(p, t->klass)) {
+			p->n_unclassed++;
+			p->unclassed_hits = trace_add(p->unclassed_hits, t->hits);
+			continue;
+		}
 		prof_class *c = &p->classes[t->klass];
 		c->instructions++;
 		c->hits = trace_add(c->hits, t->hits);

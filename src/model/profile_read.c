@@ -1,7 +1,9 @@
 /* The one bubbles.json reader (profile.h): a bubbles object, or a report.json (whose totals
  * are the bubbles totals and whose stall_taxonomy.classes are its classes), back into a stall
- * profile for diff, old bundles and fixtures. Every key it reads is checked for its type, so a
- * misspelt or mistyped key is an error naming it, never a silent 0. */
+ * profile for diff, old bundles, fixtures and the rule signals of a report built from a bubbles
+ * object alone. Every number it reads is checked for its type, so a misspelt or mistyped key is
+ * an error naming it, never a silent 0. The lists are read as the file has them (cut or not):
+ * what a reader of the file saw is what the profile holds. */
 #include "model/profile.h"
 
 #include "base/xalloc.h"
@@ -80,6 +82,41 @@ static int read_totals(const jv *doc, const char *name, stall_profile *p, fp_err
 	return rc ? -1 : 0;
 }
 
+/* An instruction a list names, appended to the profile's own trace; returns its index. */
+static size_t add_inst(stall_profile *p, const jv *o, int klass)
+{
+	trace_dispatch *d = p->own_trace;
+	d->insts = xrealloc(d->insts, (d->n_insts + 1) * sizeof *d->insts);
+	trace_inst *t = &d->insts[d->n_insts];
+	memset(t, 0, sizeof *t);
+	t->code_line = jv_is_num(jv_get(o, "code_line")) ? jv_i64(jv_get(o, "code_line")) : -1;
+	const char *isa = jv_string(jv_get(o, "isa")), *src = jv_string(jv_get(o, "source"));
+	t->isa = xstrdup(isa ? isa : "");
+	t->source = xstrdup(src ? src : "");
+	t->category = TRACE_CAT_UNKNOWN;
+	t->klass = (int16_t)klass;
+	return d->n_insts++;
+}
+
+/* The class's "top" list: the first PROF_CLASS_TOP entries, stall (and samples) each. */
+static int read_top(const jv *c, int id, const char *name, stall_profile *p, fp_err *e)
+{
+	const jv *top = jv_get(c, "top");
+	if (top && jv_type_of(top) != JV_ARRAY && jv_type_of(top) != JV_NULL)
+		return bad(e, name, "a class's \"top\" is not an array");
+	prof_class *x = &p->classes[id];
+	for (size_t k = 0; k < jv_len(top) && x->n_top < PROF_CLASS_TOP; k++) {
+		const jv *o = jv_at(top, k);
+		prof_top t = {0, 0, 0};
+		if (opt_int(o, "stall", &t.stall, name, "classes[].top[]", e) ||
+		    opt_int(o, "samples", &t.latency, name, "classes[].top[]", e))
+			return -1;
+		t.inst = add_inst(p, o, id);
+		x->top[x->n_top++] = t;
+	}
+	return 0;
+}
+
 static int read_class(const jv *c, size_t i, const char *name, stall_profile *p, fp_err *e)
 {
 	const char *k = jv_string(jv_get(c, "class"));
@@ -103,7 +140,7 @@ static int read_class(const jv *c, size_t i, const char *name, stall_profile *p,
 		return -1;
 	x->instructions = n > 0 ? (size_t)n : 0;
 	p->class_order[p->n_class_order++] = id;
-	return 0;
+	return read_top(c, id, name, p, e);
 }
 
 static int read_classes(const jv *doc, const char *name, stall_profile *p, fp_err *e)
@@ -122,11 +159,95 @@ static int read_classes(const jv *doc, const char *name, stall_profile *p, fp_er
 			return -1;
 	}
 	for (size_t c = 0; c < nc; c++) {
+		const prof_class *x = &p->classes[c];
 		prof_norm *n = &p->norm[class_norm(p->vendor, (int)c)];
-		n->stall = trace_add(n->stall, p->classes[c].stall);
-		n->latency = trace_add(n->latency, p->classes[c].latency);
-		n->not_issued = trace_add(n->not_issued, p->classes[c].not_issued);
+		n->stall = trace_add(n->stall, x->stall);
+		n->latency = trace_add(n->latency, x->latency);
+		n->not_issued = trace_add(n->not_issued, x->not_issued);
+		n->used |= x->instructions > 0 || x->latency > 0 || x->not_issued > 0;
 	}
+	return 0;
+}
+
+/* The "normalized" list where the document has one: the sums as the writer ranked them (a
+ * normalised class it does not list was unused). */
+static int read_normalized(const jv *doc, const char *name, stall_profile *p, fp_err *e)
+{
+	const jv *tx = jv_get(doc, "stall_taxonomy");
+	const jv *arr = jv_get(tx ? tx : doc, "normalized");
+	if (jv_type_of(arr) != JV_ARRAY)
+		return 0;
+	memset(p->norm, 0, sizeof p->norm);
+	p->n_norm_order = 0;
+	for (size_t i = 0; i < jv_len(arr); i++) {
+		const jv *o = jv_at(arr, i);
+		int n =
+		    norm_lookup(jv_string(jv_get(o, "class")) ? jv_string(jv_get(o, "class")) : "");
+		if (n < 0)
+			return fp_fail(e, ERR_BAD_INPUT,
+				       "%s: normalized[%zu] is not a normalised class", name, i);
+		prof_norm *x = &p->norm[n];
+		if (opt_int(o, "stall", &x->stall, name, "normalized[]", e) ||
+		    opt_int(o, "latency", &x->latency, name, "normalized[]", e) ||
+		    opt_int(o, "not_issued", &x->not_issued, name, "normalized[]", e))
+			return -1;
+		x->used = 1;
+		if (p->n_norm_order < NORM__COUNT)
+			p->norm_order[p->n_norm_order++] = n;
+	}
+	return 0;
+}
+
+/* mix.dynamic: each class's executed instructions; a name outside the class table is the
+ * unclassed entry. */
+static int read_mix(const jv *doc, const char *name, stall_profile *p, fp_err *e)
+{
+	const jv *dyn = jv_get(jv_get(doc, "mix"), "dynamic");
+	if (jv_type_of(dyn) != JV_OBJECT)
+		return 0;
+	for (size_t i = 0; i < jv_len(dyn); i++) {
+		const jv *v = jv_value_at(dyn, i);
+		double d = jv_num(v);
+		if (!jv_is_num(v) || d != (double)(int64_t)d)
+			return fp_fail(e, ERR_BAD_INPUT, "%s: mix.dynamic.%s is not an integer",
+				       name, jv_key_at(dyn, i));
+		int id = class_lookup(p->vendor, jv_key_at(dyn, i));
+		if (id >= 0)
+			p->classes[id].hits = (int64_t)d;
+		else {
+			p->n_unclassed++;
+			p->unclassed_hits = trace_add(p->unclassed_hits, (int64_t)d);
+		}
+	}
+	return 0;
+}
+
+/* The listed waits, in the file's order. */
+static int read_waits(const jv *doc, const char *name, stall_profile *p, fp_err *e)
+{
+	static const char *const group[PROF_SPLIT__COUNT] = {"memory", "lds", "smem", "other"};
+	const jv *arr = jv_get(doc, "waits");
+	if (jv_type_of(arr) != JV_ARRAY)
+		return 0;
+	p->wait_order = xcalloc(jv_len(arr) + 1, sizeof *p->wait_order);
+	for (size_t i = 0; i < jv_len(arr); i++) {
+		const jv *o = jv_at(arr, i);
+		const char *k = jv_string(jv_get(o, "class"));
+		int klass = k ? class_lookup(p->vendor, k) : -1;
+		prof_wait *w = profile_add_wait(p, add_inst(p, o, klass));
+		w->klass = klass;
+		if (opt_int(o, "stall", &w->stall, name, "waits[]", e) ||
+		    opt_int(o, "waves", &w->waves, name, "waits[]", e))
+			return -1;
+		const jv *sp = jv_get(o, "split");
+		for (int g = 0; g < PROF_SPLIT__COUNT; g++)
+			if (opt_int(sp, group[g], &w->split[g], name, "waits[].split", e))
+				return -1;
+		w->producers_known =
+		    !jv_get(o, "producers_known") || jv_is_true(jv_get(o, "producers_known"));
+		p->wait_order[p->n_wait_order++] = p->n_waits - 1;
+	}
+	p->waits_total = p->n_wait_order;
 	return 0;
 }
 
@@ -150,10 +271,14 @@ static void read_duration(const jv *doc, stall_profile *p)
 int profile_from_json(const jv *doc, const char *name, stall_profile *p, fp_err *e)
 {
 	profile_init(p, VENDOR_AMD, UNIT_CYCLES, NULL);
+	p->own_trace = xcalloc(1, sizeof *p->own_trace);
+	trace_dispatch_init(p->own_trace);
+	p->trace = p->own_trace;
 	if (jv_type_of(doc) != JV_OBJECT)
 		return bad(e, name, "not a JSON object");
 	if (read_kind(doc, name, p, e) || read_totals(doc, name, p, e) ||
-	    read_classes(doc, name, p, e))
+	    read_classes(doc, name, p, e) || read_normalized(doc, name, p, e) ||
+	    read_mix(doc, name, p, e) || read_waits(doc, name, p, e))
 		return -1;
 	const jv *d = jv_get(doc, "dispatch");
 	p->dispatch.dir = opt_str(d, "dir");

@@ -144,17 +144,9 @@ static jv *mix_json(const stall_profile *p)
 	jv *s = jv_set(m, "static", jv_object());
 	jv *d = jv_set(m, "dynamic", jv_object());
 	int nc = class_count(p->vendor);
-	int64_t n_none = 0, hits_none = 0;
-	for (size_t i = 0; p->trace && i < p->trace->n_insts; i++) {
-		const trace_inst *t = &p->trace->insts[i];
-		if (!t->is_label && (t->klass < 0 || t->klass >= nc)) {
-			n_none++;
-			hits_none = trace_add(hits_none, t->hits);
-		}
-	}
-	if (n_none) {
-		jv_set_int(s, class_name(p->vendor, -1), n_none);
-		jv_set_int(d, class_name(p->vendor, -1), hits_none);
+	if (p->n_unclassed) {
+		jv_set_int(s, class_name(p->vendor, -1), (int64_t)p->n_unclassed);
+		jv_set_int(d, class_name(p->vendor, -1), p->unclassed_hits);
 	}
 	for (int c = 0; c < nc; c++) {
 		if (!p->classes[c].instructions)

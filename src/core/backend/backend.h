@@ -99,5 +99,9 @@ typedef struct bubbles_counts {
 } bubbles_counts;
 int backend_bubbles(backend_dispatch *d, const bubbles_params *p, jv **out, bubbles_counts *counts,
 		    jv *warnings, fp_err *e);
+/* The ranked profile backend_bubbles writes (profile_rank with p->top); the caller releases it
+ * (also on failure), and it borrows d's trace: release it before closing d. */
+int backend_profile(backend_dispatch *d, const bubbles_params *p, stall_profile *out, jv *warnings,
+		    fp_err *e);
 
 #endif

@@ -61,14 +61,22 @@ void backend_close(backend_dispatch *d)
 	trace_dispatch_init(&d->trace);
 }
 
+int backend_profile(backend_dispatch *d, const bubbles_params *p, stall_profile *out, jv *warnings,
+		    fp_err *e)
+{
+	int rc = d->be->fill(d, p, out, warnings, e);
+	if (rc == 0)
+		profile_rank(out, p->top);
+	return rc;
+}
+
 int backend_bubbles(backend_dispatch *d, const bubbles_params *p, jv **out, bubbles_counts *counts,
 		    jv *warnings, fp_err *e)
 {
 	stall_profile prof;
 	*out = NULL;
-	int rc = d->be->fill(d, p, &prof, warnings, e);
+	int rc = backend_profile(d, p, &prof, warnings, e);
 	if (rc == 0) {
-		profile_rank(&prof, p->top);
 		*out = profile_to_json(&prof);
 		if (counts)
 			*counts =

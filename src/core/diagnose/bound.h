@@ -6,7 +6,7 @@
  *   memory   if memory.calibrated is true and memory.pct_of_hbm_roof >= 70     (high)
  *   memory   if memory.l2_hit_rate < 50                                        (medium)
  * Absolute HBM bandwidth is used only when calibrated (docs/architecture.md#decision-calibrated).
- * Otherwise basis "trace", from the `bubbles` stall taxonomy (shares of totals.stall /
+ * Otherwise basis "trace", from the stall profile's taxonomy (shares of totals.stall /
  * totals.latency), the same on both backends in terms of the normalised classes:
  *   compute  if matrix instructions hold >= 40% of totals.latency: AMD the mfma class's
  *            latency cycles; NVIDIA the samples on tensor-core SASS (HMMA/HGMMA/IMMA/...;
@@ -36,13 +36,13 @@ typedef struct bound_verdict {
 	char why[384];		/* one sentence with the numbers */
 } bound_verdict;
 
-/* Decides from the typed inputs (rule_signals.h: the bubbles figures and the counters, read
- * once) and the kernel traits (may be NULL), which carry the NVIDIA tensor-core share
+/* Decides from the typed inputs (rule_signals.h: the stall profile's figures and the counters,
+ * filled once) and the kernel traits (may be NULL), which carry the NVIDIA tensor-core share
  * (evidence.matrix_latency, -1 when not measured). Never fails. */
 void bound_decide_inputs(const signal_inputs *in, const kernel_traits *traits, bound_verdict *v);
-/* The same from the documents at the edge: counters (may be NULL) and the bubbles object. The
- * backend is bubbles "backend" (absent = amd); the NVIDIA unit is warp-state samples and the
- * reason says so. */
+/* The same from the documents at the edge: counters (may be NULL) and the bubbles object, read
+ * back into a profile (signal_inputs_read). The backend is bubbles "backend" (absent = amd);
+ * the NVIDIA unit is warp-state samples and the reason says so. */
 void bound_decide(const jv *bubbles, const jv *counters, bound_verdict *v);
 /* The same with the kernel traits (kernel_traits.h; may be NULL). */
 void bound_decide_traits(const jv *bubbles, const jv *counters, const kernel_traits *traits,

@@ -339,9 +339,13 @@ jv *report_build(const report_inputs *in, const rules *r)
 	else
 		kernel_traits_from_bubbles(b, &traits);
 	kernel_traits_add_platform(&traits, b);
-	/* the figures the bound and the rule signals read, from the documents once */
+	/* the figures the bound and the rule signals read, once: from the live profile, else from
+	 * the one the bubbles object reads back into */
 	signal_inputs si;
-	signal_inputs_read(&si, b, in->counters, in->occupancy, in->facts);
+	if (in->profile)
+		signal_inputs_fill(&si, in->profile, in->counters, in->occupancy, in->facts);
+	else
+		signal_inputs_read(&si, b, in->counters, in->occupancy, in->facts);
 	bound_verdict bv;
 	bound_decide_inputs(&si, &traits, &bv);
 	jv *bound = jv_set(rep, "bound", bound_to_jv(&bv));

@@ -18,11 +18,16 @@
 #include "base/json/jv.h"
 #include "core/diagnose/kernel_traits.h"
 #include "core/diagnose/rules.h"
+#include "model/profile.h"
 
 /* A class whose share of totals.stall is at least this many % is flagged is_bubble. */
 #define REPORT_BUBBLE_PCT 5.0
 
 typedef struct report_inputs {
+	/* the ranked stall profile the bubbles object was written from, whose figures the bound
+	 * and the rule signals read (rule_signals.h), or NULL: the profile is read back from the
+	 * bubbles object (profile_from_json) */
+	const stall_profile *profile;
 	const jv *bubbles;   /* the bubbles object (required) */
 	const jv *counters;  /* counters.json or NULL */
 	const jv *occupancy; /* {"theoretical": {...}|null, "observed": {...}|null} or NULL */

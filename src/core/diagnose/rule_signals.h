@@ -3,12 +3,15 @@
  * signal name of rules.json is validated at start (rules_signal_known). A name is written here
  * once; adding a signal is adding a row.
  *
- * The inputs (signal_inputs) are read once from the documents at the edge: the stall profile's
- * figures from the `bubbles` object (totals, class and normalised-class stall, the instruction
- * mix, the waits' split, the vmem_issue class's top instructions), the counters (counters.json,
- * optional), the occupancy object report.json carries, and the diagnosis facts (isa_facts,
- * launch_geometry, wave_facts, roofline, exposed_stall: docs/diagnosis.md), which the fact rows
- * read by their report.json path.
+ * The inputs (signal_inputs) are filled once: the stall figures from the typed stall profile
+ * (profile.h: totals, class and normalised-class stall, the dynamic instruction mix, the listed
+ * waits' split, the vmem_issue class's top instructions), which is the live profile where the
+ * command computed one (`report`) or the one profile_from_json reads back from a bubbles object
+ * (fixtures, callers that only hold the document); the counters (counters.json, optional), the
+ * occupancy object report.json carries, and the diagnosis facts (isa_facts, launch_geometry,
+ * wave_facts, roofline, exposed_stall: docs/diagnosis.md), which the fact rows read by their
+ * report.json path. The profile's lists are cut as the bubbles object written from it is, so
+ * the figures are the ones a reader of that object sees.
  *
  * Rows by scope (rule_signals.c lists every row with its meaning):
  *   <native>.pct_of_stall          the class's share of totals.stall, in % (every AMD and NVIDIA
@@ -23,7 +26,7 @@
  *                                  (grid.*, isa.*, loop.*, waves.*, roofline.*, exposed.*: one row
  *                                  each with the report.json path it copies; booleans are 0 / 1 so
  *                                  that rules compare them with numbers).
- * A class absent from bubbles.classes has 0 stall. A signal whose source is absent (no counters,
+ * A class the profile does not rank has 0 stall. A signal whose source is absent (no counters,
  * no theoretical occupancy) is absent, and rules reading it report "no signal". The map lists
  * the signals in table order, per-class rows class by class. */
 #ifndef FLYPROF_CORE_RULE_SIGNALS_H
@@ -62,16 +65,17 @@ typedef struct sig_fact_class {
 
 /* The typed inputs; an absent number is a sig_value of kind SIG_NULL. */
 typedef struct signal_inputs {
-	/* the stall profile (bubbles) */
-	vendor_id vendor;	     /* bubbles "backend" (absent = amd) */
+	/* the stall profile (by name in both vendors' tables: a class another vendor's table also
+	 * has, "barrier", reads the profile's figures) */
+	vendor_id vendor;	     /* the profile's */
 	double stall, latency, idle; /* totals */
-	double hits;		     /* every executed instruction of mix.dynamic */
+	double hits;		     /* every executed instruction (the mix's dynamic counts) */
 	double class_stall[VENDOR__COUNT][SIGNAL_MAX_CLASSES]; /* by class id (classes.h) */
-	double class_hits[VENDOR__COUNT][SIGNAL_MAX_CLASSES];  /* mix.dynamic by class id */
+	double class_hits[VENDOR__COUNT][SIGNAL_MAX_CLASSES];  /* executed, by class id */
 	double class_latency[VENDOR__COUNT][SIGNAL_MAX_CLASSES];
-	double norm_stall[NORM__COUNT];
-	/* the class with the most stall in bubbles.classes (borrowed; NULL when none stalls) and
-	 * its stall */
+	double norm_stall[NORM__COUNT]; /* 0 for a normalised class the profile does not use */
+	/* the class with the most stall, first in rank order (static name; NULL when none stalls)
+	 * and its stall */
 	const char *largest_class;
 	double largest_stall;
 	double wait_split[PROF_SPLIT__COUNT]; /* summed over the listed waits */
@@ -127,15 +131,21 @@ struct signal_def {
 /* NULL-terminated (name == NULL). */
 extern const signal_def signal_table[];
 
-/* Reads the documents into typed inputs (strings are borrowed: the documents must outlive it;
- * signal_inputs_release frees the fact class lists). Any document may be NULL: its figures
- * are then 0 or absent. The occupancy object is the
- * one report.json carries: {"theoretical": {"waves_per_simd", "limiter", ...} | null,
- * "observed": {"per_simd": {"peak", "mean"}, ...} | null}. */
+/* Fills the typed inputs from a ranked stall profile and the documents (strings are borrowed
+ * from the documents, which must outlive it; nothing from the profile is kept, it may be
+ * released after; signal_inputs_release frees the fact class lists). Any document may be NULL:
+ * its figures are then absent. The occupancy object is the one report.json carries:
+ * {"theoretical": {"waves_per_simd", "limiter", ...} | null,
+ *  "observed": {"per_simd": {"peak", "mean"}, ...} | null}. */
+void signal_inputs_fill(signal_inputs *in, const stall_profile *p, const jv *counters,
+			const jv *occupancy, const jv *facts);
+/* The same for a caller that holds only the bubbles object (may be NULL): the profile is the
+ * one profile_from_json reads back from it (a document it cannot read gives 0 figures). */
 void signal_inputs_read(signal_inputs *in, const jv *bubbles, const jv *counters,
 			const jv *occupancy, const jv *facts);
 void signal_inputs_release(signal_inputs *in);
-/* Fills m (initialised here; the caller releases it) from the table. */
+/* Fills m (initialised here; the caller releases it) from the table, over signal_inputs_read's
+ * inputs. */
 void rule_signals_build(signal_map *m, const jv *bubbles, const jv *counters, const jv *occupancy,
 			const jv *facts);
 void rule_signals_from_inputs(signal_map *m, const signal_inputs *in);

@@ -1,21 +1,12 @@
-/* Reading the signals' inputs from the documents at the edge (rule_signals.h): the one place the
- * signals look into the bubbles object, counters.json, the occupancy object and the facts. */
+/* Reading the signals' inputs (rule_signals.h): the stall figures from a stall profile (the live
+ * one, or one profile_from_json read back from a bubbles object), and the one place the signals
+ * look into counters.json, the occupancy object and the facts. */
 #include "core/diagnose/rule_signals.h"
 
 #include "base/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static const jv *find_class(const jv *arr, const char *name)
-{
-	for (size_t i = 0; i < jv_len(arr); i++) {
-		const char *c = jv_string(jv_get(jv_at(arr, i), "class"));
-		if (c && strcmp(c, name) == 0)
-			return jv_at(arr, i);
-	}
-	return NULL;
-}
 
 double signal_inputs_class_stall(const signal_inputs *in, const char *klass)
 {
@@ -27,51 +18,70 @@ double signal_inputs_class_stall(const signal_inputs *in, const char *klass)
 	return 0;
 }
 
-/* The first class with the most stall (none when nothing stalls). */
-static void read_largest(signal_inputs *in, const jv *classes)
+/* The profile's class of this name (either vendor's table names it), or NULL: a class of the
+ * other vendor's table that this profile's vendor also has ("barrier") reads the same figures,
+ * as a lookup by name in bubbles.classes always did. */
+static const prof_class *class_named(const stall_profile *p, const char *name)
 {
-	double best = 0;
-	for (size_t i = 0; i < jv_len(classes); i++) {
-		double s = jv_num(jv_get(jv_at(classes, i), "stall"));
-		if (s > best)
-			best = s, in->largest_class = jv_string(jv_get(jv_at(classes, i), "class"));
-	}
-	if (in->largest_class)
-		in->largest_stall = jv_num(jv_get(find_class(classes, in->largest_class), "stall"));
+	int id = p->classes ? class_lookup(p->vendor, name) : -1;
+	return id >= 0 ? &p->classes[id] : NULL;
 }
 
-static void read_classes(signal_inputs *in, const jv *b)
+/* The executed instructions of the class named `name` as the bubbles mix.dynamic lists them: a
+ * class with instructions its hits, the unclassed entry (class_name(vendor, -1)) its hits
+ * unless a class of the same name already holds that key. */
+static double mix_hits(const stall_profile *p, const char *name)
 {
-	const jv *dyn = jv_get(jv_get(b, "mix"), "dynamic");
-	for (size_t i = 0; jv_type_of(dyn) == JV_OBJECT && i < jv_len(dyn); i++)
-		in->hits += jv_num(jv_value_at(dyn, i));
+	const prof_class *c = class_named(p, name);
+	if (c && c->hits)
+		return (double)c->hits;
+	if (p->n_unclassed && strcmp(name, class_name(p->vendor, -1)) == 0)
+		return (double)p->unclassed_hits;
+	return 0;
+}
+
+/* The first class with the most stall in rank order (none when nothing stalls). */
+static void read_largest(signal_inputs *in, const stall_profile *p)
+{
+	double best = 0;
+	for (size_t k = 0; p->classes && k < p->n_class_order; k++) {
+		int id = p->class_order[k];
+		double s = (double)p->classes[id].stall;
+		if (s > best)
+			best = s, in->largest_class = class_name(p->vendor, id),
+			in->largest_stall = s;
+	}
+}
+
+static void read_classes(signal_inputs *in, const stall_profile *p)
+{
+	/* mix.dynamic: the unclassed entry first, then the classes with instructions */
+	const char *none = class_name(p->vendor, -1);
+	const prof_class *none_class = class_named(p, none);
+	if (p->n_unclassed && !(none_class && none_class->hits))
+		in->hits += (double)p->unclassed_hits;
+	for (int id = 0; p->classes && id < class_count(p->vendor); id++)
+		in->hits += (double)p->classes[id].hits;
 	/* both vendors' tables by name: a class absent from this trace is 0 */
 	for (int v = 0; v < VENDOR__COUNT; v++)
 		for (int id = 0; id < class_count((vendor_id)v) && id < SIGNAL_MAX_CLASSES; id++) {
-			const char *c = class_name((vendor_id)v, id);
-			const jv *ce = find_class(jv_get(b, "classes"), c);
-			in->class_stall[v][id] = jv_num(jv_get(ce, "stall"));
-			in->class_latency[v][id] = jv_num(jv_get(ce, "latency"));
-			in->class_hits[v][id] = jv_num(jv_get(dyn, c));
+			const char *name = class_name((vendor_id)v, id);
+			const prof_class *c = class_named(p, name);
+			in->class_stall[v][id] = c ? (double)c->stall : 0;
+			in->class_latency[v][id] = c ? (double)c->latency : 0;
+			in->class_hits[v][id] = mix_hits(p, name);
 		}
-	read_largest(in, jv_get(b, "classes"));
-	const jv *norm = jv_get(b, "normalized");
+	read_largest(in, p);
 	for (int id = 0; id < NORM__COUNT; id++)
-		in->norm_stall[id] =
-		    jv_num(jv_get(find_class(norm, norm_name((tax_norm)id)), "stall"));
+		in->norm_stall[id] = p->norm[id].used ? (double)p->norm[id].stall : 0;
 }
 
-static void read_waits(signal_inputs *in, const jv *b)
+/* The listed waits (the wait order, cut as the bubbles object's "waits" is). */
+static void read_waits(signal_inputs *in, const stall_profile *p)
 {
-	static const char *const group[PROF_SPLIT__COUNT] = {[PROF_SPLIT_MEMORY] = "memory",
-							     [PROF_SPLIT_LDS] = "lds",
-							     [PROF_SPLIT_SMEM] = "smem",
-							     [PROF_SPLIT_OTHER] = "other"};
-	const jv *waits = jv_get(b, "waits");
-	for (size_t i = 0; i < jv_len(waits); i++)
+	for (size_t k = 0; k < p->n_wait_order; k++)
 		for (size_t g = 0; g < PROF_SPLIT__COUNT; g++)
-			in->wait_split[g] +=
-			    jv_num(jv_get(jv_get(jv_at(waits, i), "split"), group[g]));
+			in->wait_split[g] += (double)p->waits[p->wait_order[k]].split[g];
 }
 
 /* VMEM instructions: 1 narrower than 128 bits per lane (no dwordx4 / b128 in the opcode), 2
@@ -90,21 +100,16 @@ static int vmem_kind(const char *isa)
 	return 0;
 }
 
-/* The vmem_issue class's listed top stall on VMEM opcodes (the last vmem_issue entry's list,
- * as it always was). */
-static void read_vmem_top(signal_inputs *in, const jv *b)
+/* The vmem_issue class's top instructions' stall on VMEM opcodes (AMD: no NVIDIA class has
+ * that name). */
+static void read_vmem_top(signal_inputs *in, const stall_profile *p)
 {
-	const jv *arr = jv_get(b, "classes");
-	const jv *top = NULL;
-	for (size_t i = 0; i < jv_len(arr); i++)
-		if (jv_string(jv_get(jv_at(arr, i), "class")) &&
-		    strcmp(jv_string(jv_get(jv_at(arr, i), "class")), "vmem_issue") == 0)
-			top = jv_get(jv_at(arr, i), "top");
-	for (size_t i = 0; i < jv_len(top); i++) {
-		int k = vmem_kind(jv_string(jv_get(jv_at(top, i), "isa")));
-		double st = jv_num(jv_get(jv_at(top, i), "stall"));
-		in->vmem_top += k ? st : 0;
-		in->vmem_top_narrow += k == 1 ? st : 0;
+	const prof_class *c = class_named(p, "vmem_issue");
+	for (size_t k = 0; c && p->trace && k < c->n_top; k++) {
+		int kind = vmem_kind(p->trace->insts[c->top[k].inst].isa);
+		double st = (double)c->top[k].stall;
+		in->vmem_top += kind ? st : 0;
+		in->vmem_top_narrow += kind == 1 ? st : 0;
 	}
 }
 
@@ -176,23 +181,36 @@ static void read_facts(signal_inputs *in, const jv *facts)
 	}
 }
 
-void signal_inputs_read(signal_inputs *in, const jv *bubbles, const jv *counters,
+void signal_inputs_fill(signal_inputs *in, const stall_profile *p, const jv *counters,
 			const jv *occupancy, const jv *facts)
 {
 	memset(in, 0, sizeof *in);
-	const char *be = jv_string(jv_get(bubbles, "backend"));
-	in->vendor = be && strcmp(be, "nvidia") == 0 ? VENDOR_NVIDIA : VENDOR_AMD;
+	in->vendor = p->vendor;
 	in->has_counters = counters != NULL;
-	const jv *tot = jv_get(bubbles, "totals");
-	in->stall = jv_num(jv_get(tot, "stall"));
-	in->latency = jv_num(jv_get(tot, "latency"));
-	in->idle = jv_num(jv_get(tot, "idle"));
-	read_classes(in, bubbles);
-	read_waits(in, bubbles);
-	read_vmem_top(in, bubbles);
+	in->stall = (double)p->totals.stall;
+	in->latency = (double)p->totals.latency;
+	in->idle = (double)p->totals.idle;
+	read_classes(in, p);
+	read_waits(in, p);
+	read_vmem_top(in, p);
 	read_occupancy(in, occupancy);
 	read_counters(in, counters);
 	read_facts(in, facts);
+}
+
+void signal_inputs_read(signal_inputs *in, const jv *bubbles, const jv *counters,
+			const jv *occupancy, const jv *facts)
+{
+	stall_profile p;
+	fp_err e = FP_ERR_INIT;
+	if (profile_from_json(bubbles, "bubbles", &p, &e)) {
+		/* what cannot be read counts as absent: every stall figure 0 */
+		profile_release(&p);
+		profile_init(&p, VENDOR_AMD, UNIT_CYCLES, NULL);
+	}
+	fp_err_clear(&e);
+	signal_inputs_fill(in, &p, counters, occupancy, facts);
+	profile_release(&p);
 }
 
 void signal_inputs_release(signal_inputs *in)
