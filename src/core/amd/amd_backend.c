@@ -46,10 +46,10 @@ const backend backend_amd = {
     .profiler = "rocprofv3 ATT",
     .vendor = VENDOR_AMD,
     .unit = UNIT_CYCLES,
-    .detect = amd_detect,
-    .open = amd_open,
-    .open_sibling = amd_open_sibling,
-    .fill = amd_fill,
-    .capture = amd_capture_slot,
-    .counters = amd_counters_slot,
+    .detect = amd_detect,	      /* att/<tag>/ui_output_*, or a dispatch directory */
+    .open = amd_open,		      /* the chosen dispatch's code.json */
+    .open_sibling = amd_open_sibling, /* the other dispatches, for run-to-run variation */
+    .fill = amd_fill,		      /* the wave files, folded per instruction */
+    .capture = amd_capture_slot,      /* discovery, then ATT passes (capture_att.c) */
+    .counters = amd_counters_slot,    /* counter passes (capture_pmc.c) */
 };

@@ -117,8 +117,8 @@ const backend backend_nvidia = {
     .profiler = "Nsight Compute",
     .vendor = VENDOR_NVIDIA,
     .unit = UNIT_SAMPLES,
-    .detect = nv_detect,
-    .open = nv_open,
-    .fill = nv_fill,
+    .detect = nv_detect, /* ncu/ exports in a bundle, or a folder of them */
+    .open = nv_open,	 /* the source and details exports of one capture */
+    .fill = nv_fill,	 /* warp-state samples per SASS instruction */
     .close = nv_close,
 };

@@ -23,6 +23,7 @@ typedef struct att_filenames {
 	size_t n_waves, cap_waves;
 } att_filenames;
 
+/* Parses a filenames.json held in buf (called `name` in errors); f is released on failure. */
 int att_filenames_parse(const char *buf, size_t len, const char *name, att_filenames *f, fp_err *e);
 /* Reads path; a missing file is NO_ARTIFACT. */
 int att_filenames_read(const char *path, att_filenames *f, fp_err *e);
