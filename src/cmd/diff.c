@@ -163,7 +163,10 @@ int cmd_diff(cmd_ctx *ctx)
 	profile_init(&pb, VENDOR_AMD, UNIT_CYCLES, NULL);
 	profile_init(&pa, VENDOR_AMD, UNIT_CYCLES, NULL);
 	if (a && comparable(ctx, b, a, &pb, &pa) == 0) {
-		jv *d = diff_build(b, a);
+		diff_side sb, sa;
+		diff_side_of(&sb, b, &pb);
+		diff_side_of(&sa, a, &pa);
+		jv *d = diff_build_sides(&sb, &sa);
 		jv_set(d, "durations", durations(&pb, &pa));
 		jv_set(d, "before_input", jv_copy(bd));
 		jv_set(d, "after_input", jv_copy(ad));

@@ -291,5 +291,8 @@ int profile_from_json(const jv *doc, const char *name, stall_profile *p, fp_err 
 	if (!p->dispatch.arch)
 		p->dispatch.arch = opt_str(d, "arch");
 	read_duration(doc, p);
+	const jv *occ = jv_get(doc, "occupancy");
+	if (jv_type_of(occ) == JV_OBJECT)
+		p->occupancy = jv_copy(occ);
 	return 0;
 }

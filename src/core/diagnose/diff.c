@@ -1,11 +1,13 @@
-/* Comparing two analyses (diff.h). Both report.json and bubbles.json carry "totals" and a
- * class list, so one reader serves both: report.json's stall_taxonomy.classes or bubbles'
- * classes. */
+/* Comparing two analyses (diff.h): two stall profiles, each the one profile_from_json reads
+ * from a report.json (stall_taxonomy.classes) or a bubbles.json (classes), plus what only a
+ * report holds (the rank-1 recommendation, the variation, the bound). */
 #include "core/diagnose/diff.h"
 
+#include "base/xalloc.h"
 #include "core/diagnose/bound.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,36 +16,36 @@ static double pct(double part, double whole)
 	return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
-static const jv *class_list(const jv *doc)
+/* A class of the profile's vendor by name, -1 for another name (a pseudo class). */
+static int class_id(const stall_profile *p, const char *klass)
 {
-	const jv *tx = jv_get(doc, "stall_taxonomy");
-	return tx ? jv_get(tx, "classes") : jv_get(doc, "classes");
+	return p->classes && klass ? class_lookup(p->vendor, klass) : -1;
 }
 
-static const jv *find(const jv *arr, const char *klass)
+static double stall_of(const stall_profile *p, const char *klass)
 {
-	for (size_t i = 0; i < jv_len(arr); i++) {
-		const char *c = jv_string(jv_get(jv_at(arr, i), "class"));
-		if (c && strcmp(c, klass) == 0)
-			return jv_at(arr, i);
-	}
-	return NULL;
+	int id = class_id(p, klass);
+	return id >= 0 ? (double)p->classes[id].stall : 0;
 }
 
-static double stall_of(const jv *doc, const char *klass)
+/* The class has an entry in the document's class list. */
+static int listed(const stall_profile *p, const char *klass)
 {
-	return jv_num(jv_get(find(class_list(doc), klass), "stall"));
+	int id = class_id(p, klass);
+	for (size_t k = 0; id >= 0 && k < p->n_class_order; k++)
+		if (p->class_order[k] == id)
+			return 1;
+	return 0;
 }
 
-static double share_of(const jv *doc, const char *klass)
+static double share_of(const stall_profile *p, const char *klass)
 {
-	return pct(stall_of(doc, klass), jv_num(jv_get(jv_get(doc, "totals"), "stall")));
+	return pct(stall_of(p, klass), (double)p->totals.stall);
 }
 
-static double total_share(const jv *doc)
+static double total_share(const stall_profile *p)
 {
-	const jv *t = jv_get(doc, "totals");
-	return pct(jv_num(jv_get(t, "stall")), jv_num(jv_get(t, "latency")));
+	return pct((double)p->totals.stall, (double)p->totals.latency);
 }
 
 static double round2(double x)
@@ -62,7 +64,7 @@ static const char *outcome(double d, double floor_pp)
 	return "within_noise";
 }
 
-static void add_class(jv *arr, const char *klass, const jv *b, const jv *a)
+static void add_class(jv *arr, const char *klass, const stall_profile *b, const stall_profile *a)
 {
 	for (size_t i = 0; i < jv_len(arr); i++)
 		if (strcmp(jv_string(jv_get(jv_at(arr, i), "class")), klass) == 0)
@@ -78,16 +80,15 @@ static void add_class(jv *arr, const char *klass, const jv *b, const jv *a)
 	jv_set_round(o, "delta_pp", round2(share_of(a, klass)) - round2(share_of(b, klass)), 2);
 }
 
-static jv *classes(const jv *b, const jv *a)
+/* Every class either side lists, the before side's order first. */
+static jv *classes(const stall_profile *b, const stall_profile *a)
 {
 	jv *arr = jv_array();
-	const jv *lists[2] = {class_list(b), class_list(a)};
+	const stall_profile *sides[2] = {b, a};
 	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < jv_len(lists[s]); i++) {
-			const char *c = jv_string(jv_get(jv_at(lists[s], i), "class"));
-			if (c)
-				add_class(arr, c, b, a);
-		}
+		for (size_t k = 0; k < sides[s]->n_class_order; k++)
+			add_class(arr, class_name(sides[s]->vendor, sides[s]->class_order[k]), b,
+				  a);
 	return arr;
 }
 
@@ -103,58 +104,72 @@ static jv *pair(const jv *bv, const jv *av)
 	return o;
 }
 
-static const jv *occ_th(const jv *doc)
+/* A totals figure as the document wrote it (waves: null when unknown). */
+static jv *total_of(const stall_profile *p, size_t i)
 {
-	return jv_get(jv_get(jv_get(doc, "occupancy"), "theoretical"), "waves_per_simd");
+	const prof_totals *t = &p->totals;
+	const int64_t v[] = {t->stall, t->latency, t->idle, t->hits, t->waves};
+	return i == 4 && t->waves < 0 ? jv_null() : jv_int(v[i]);
 }
 
-static const jv *occ_obs(const jv *doc)
+static jv *total_pair(const stall_profile *b, const stall_profile *a, size_t i)
 {
-	return jv_get(jv_get(jv_get(jv_get(doc, "occupancy"), "observed"), "per_simd"), "mean");
+	jv *bv = total_of(b, i), *av = total_of(a, i);
+	jv *o = pair(bv, av);
+	jv_free(bv);
+	jv_free(av);
+	return o;
 }
 
-static const char *bound_of(const jv *doc, bound_verdict *tmp)
+static const jv *occ_th(const stall_profile *p)
 {
-	const char *s = jv_string(jv_get(jv_get(doc, "bound"), "bound"));
-	if (s)
-		return s;
-	bound_decide(doc, NULL, tmp);
+	return jv_get(jv_get(p->occupancy, "theoretical"), "waves_per_simd");
+}
+
+static const jv *occ_obs(const stall_profile *p)
+{
+	return jv_get(jv_get(jv_get(p->occupancy, "observed"), "per_simd"), "mean");
+}
+
+/* The report's bound, else the one the profile decides (bound.h, without counters). */
+static const char *bound_of(const diff_side *s, bound_verdict *tmp)
+{
+	if (s->bound)
+		return s->bound;
+	signal_inputs in;
+	signal_inputs_fill(&in, s->p, NULL, NULL, NULL);
+	bound_decide_inputs(&in, NULL, tmp);
+	signal_inputs_release(&in);
 	return tmp->bound;
 }
 
-static const char *largest(const jv *doc)
+/* The first class with the most stall in the document's order. */
+static const char *largest(const stall_profile *p)
 {
-	const jv *arr = class_list(doc);
 	const char *best = NULL;
 	double bs = 0;
-	for (size_t i = 0; i < jv_len(arr); i++)
-		if (jv_num(jv_get(jv_at(arr, i), "stall")) > bs) {
-			bs = jv_num(jv_get(jv_at(arr, i), "stall"));
-			best = jv_string(jv_get(jv_at(arr, i), "class"));
+	for (size_t k = 0; k < p->n_class_order; k++)
+		if ((double)p->classes[p->class_order[k]].stall > bs) {
+			bs = (double)p->classes[p->class_order[k]].stall;
+			best = class_name(p->vendor, p->class_order[k]);
 		}
 	return best;
 }
 
-static const char *targeted(const jv *b, const char **by)
+static const char *targeted(const diff_side *b, const char **by)
 {
-	const char *c = jv_string(jv_get(jv_at(jv_get(b, "recommendations"), 0), "class"));
+	const char *c = b->rank1_class;
 	if (c && strcmp(c, "occupancy") != 0 && strcmp(c, "roofline") != 0) {
 		*by = "the before side's rank-1 recommendation";
 		return c;
 	}
 	*by = "the before side's largest stall class";
-	return largest(b);
+	return largest(b->p);
 }
 
-static double spread(const jv *doc)
+static jv *noise(const diff_side *b, const diff_side *a, double *floor_pp)
 {
-	const jv *v = jv_get(jv_get(doc, "variation"), "max_spread_pp");
-	return jv_is_num(v) ? jv_num(v) : -1;
-}
-
-static jv *noise(const jv *b, const jv *a, double *floor_pp)
-{
-	double sb = spread(b), sa = spread(a);
+	double sb = b->spread_pp, sa = a->spread_pp;
 	jv *o = jv_object();
 	*floor_pp = sb > sa ? sb : sa;
 	if (*floor_pp < 0) {
@@ -174,10 +189,11 @@ static jv *noise(const jv *b, const jv *a, double *floor_pp)
 	return o;
 }
 
-static jv *verdict(const jv *b, const jv *a, double floor_pp)
+static jv *verdict(const diff_side *bs, const stall_profile *a, double floor_pp)
 {
 	const char *by = NULL;
-	const char *c = targeted(b, &by);
+	const char *c = targeted(bs, &by);
+	const stall_profile *b = bs->p;
 	jv *v = jv_object();
 	if (!c) {
 		jv_set(v, "class", jv_null());
@@ -192,8 +208,7 @@ static jv *verdict(const jv *b, const jv *a, double floor_pp)
 	jv_set_round(v, "delta_pp", ap - bp, 2);
 	jv_set_int(v, "delta_stall_cycles", (int64_t)(stall_of(a, c) - stall_of(b, c)));
 	jv_set_str(v, "outcome",
-		   find(class_list(a), c) || stall_of(b, c) == 0 ? outcome(ap - bp, floor_pp)
-								 : "vanished");
+		   listed(a, c) || stall_of(b, c) == 0 ? outcome(ap - bp, floor_pp) : "vanished");
 	return v;
 }
 
@@ -215,16 +230,17 @@ static void headline(jv *d)
 		       jv_num(jv_get(jv_get(d, "noise"), "floor_pp"))));
 }
 
-jv *diff_build(const jv *b, const jv *a)
+jv *diff_build_sides(const diff_side *bs, const diff_side *as)
 {
+	const stall_profile *b = bs->p, *a = as->p;
 	jv *d = jv_object();
 	double floor_pp = 0;
 	jv_set_str(d, "headline", ""); /* filled last; first in the output */
 	jv_set_str(d, "denominator",
 		   "class deltas: percentage points (pp) of each side's "
 		   "totals.stall; total stall: pp of each side's totals.latency");
-	jv_set(d, "noise", noise(b, a, &floor_pp));
-	jv_set(d, "verdict", verdict(b, a, floor_pp));
+	jv_set(d, "noise", noise(bs, as, &floor_pp));
+	jv_set(d, "verdict", verdict(bs, a, floor_pp));
 	jv *tot = jv_set(d, "totals", jv_object());
 	jv *ts = jv_set(tot, "stall_pct_of_latency", jv_object());
 	double tb = round2(total_share(b)), ta = round2(total_share(a));
@@ -234,21 +250,54 @@ jv *diff_build(const jv *b, const jv *a)
 	jv_set_str(ts, "outcome", outcome(ta - tb, floor_pp));
 	static const char *const keys[] = {"stall", "latency", "idle", "hits", "waves"};
 	for (size_t i = 0; i < 5; i++)
-		jv_set(tot, keys[i],
-		       pair(jv_get(jv_get(b, "totals"), keys[i]),
-			    jv_get(jv_get(a, "totals"), keys[i])));
+		jv_set(tot, keys[i], total_pair(b, a, i));
 	jv_set(d, "classes", classes(b, a));
 	jv *occ = jv_set(d, "occupancy", jv_object());
 	jv_set(occ, "theoretical_waves_per_simd", pair(occ_th(b), occ_th(a)));
 	jv_set(occ, "observed_mean_waves_per_simd", pair(occ_obs(b), occ_obs(a)));
 	bound_verdict t1, t2;
-	const char *bb = bound_of(b, &t1), *ba = bound_of(a, &t2);
+	const char *bb = bound_of(bs, &t1), *ba = bound_of(as, &t2);
 	jv *bd = jv_set(d, "bound", jv_object());
 	jv_set_str(bd, "before", bb);
 	jv_set_str(bd, "after", ba);
 	jv_set_bool(bd, "changed", strcmp(bb, ba) != 0);
 	headline(d);
 	jv_set(d, "gate", jv_null());
+	return d;
+}
+
+void diff_side_of(diff_side *s, const jv *doc, const stall_profile *p)
+{
+	const jv *v = jv_get(jv_get(doc, "variation"), "max_spread_pp");
+	s->p = p;
+	s->rank1_class = jv_string(jv_get(jv_at(jv_get(doc, "recommendations"), 0), "class"));
+	s->spread_pp = jv_is_num(v) ? jv_num(v) : -1;
+	s->bound = jv_string(jv_get(jv_get(doc, "bound"), "bound"));
+}
+
+/* The profile of a document, or an empty one when it cannot be read (diff_build never
+ * fails). */
+static void profile_of(stall_profile *p, const jv *doc)
+{
+	fp_err e = FP_ERR_INIT;
+	if (profile_from_json(doc, "diff", p, &e)) {
+		profile_release(p);
+		profile_init(p, VENDOR_AMD, UNIT_CYCLES, NULL);
+	}
+	fp_err_clear(&e);
+}
+
+jv *diff_build(const jv *before, const jv *after)
+{
+	stall_profile pb, pa;
+	diff_side b, a;
+	profile_of(&pb, before);
+	profile_of(&pa, after);
+	diff_side_of(&b, before, &pb);
+	diff_side_of(&a, after, &pa);
+	jv *d = diff_build_sides(&b, &a);
+	profile_release(&pb);
+	profile_release(&pa);
 	return d;
 }
 
@@ -277,7 +326,7 @@ int diff_gate(jv *d, double pct_gate, jv **reasons)
 	return failed;
 }
 
-jv *diff_variation(const jv *const *bubbles, const char *const *ids, size_t n)
+jv *diff_variation_profiles(const stall_profile *const *ps, const char *const *ids, size_t n)
 {
 	if (n < 2)
 		return NULL;
@@ -288,23 +337,35 @@ jv *diff_variation(const jv *const *bubbles, const char *const *ids, size_t n)
 		jv_push(idl, jv_str(ids[i] ? ids[i] : "?"));
 	jv *sp = jv_set(v, "spread_pp", jv_object());
 	double mx = 0;
-	for (size_t i = 0; i < n; i++) {
-		const jv *cl = class_list(bubbles[i]);
-		for (size_t k = 0; k < jv_len(cl); k++) {
-			const char *c = jv_string(jv_get(jv_at(cl, k), "class"));
-			if (!c || jv_get(sp, c))
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < ps[i]->n_class_order; k++) {
+			const char *c = class_name(ps[i]->vendor, ps[i]->class_order[k]);
+			if (jv_get(sp, c))
 				continue;
 			double lo = 1e300, hi = -1e300;
 			for (size_t j = 0; j < n; j++) {
-				double s = share_of(bubbles[j], c);
+				double s = share_of(ps[j], c);
 				lo = s < lo ? s : lo;
 				hi = s > hi ? s : hi;
 			}
 			jv_set_round(sp, c, hi - lo, 2);
 			mx = hi - lo > mx ? hi - lo : mx;
 		}
-	}
 	jv_set_round(v, "max_spread_pp", mx, 2);
 	jv_set_str(v, "denominator", "pp of each dispatch's totals.stall");
+	return v;
+}
+
+jv *diff_variation(const jv *const *bubbles, const char *const *ids, size_t n)
+{
+	stall_profile *ps = xcalloc(n ? n : 1, sizeof *ps);
+	const stall_profile **pp = xcalloc(n ? n : 1, sizeof *pp);
+	for (size_t i = 0; i < n; i++)
+		profile_of(&ps[i], bubbles[i]), pp[i] = &ps[i];
+	jv *v = diff_variation_profiles(pp, ids, n);
+	for (size_t i = 0; i < n; i++)
+		profile_release(&ps[i]);
+	free(ps);
+	free(pp);
 	return v;
 }

@@ -1,5 +1,7 @@
 /* diff: two analyses of a kernel (each a report.json, or a bubbles.json) compared class by
- * class, with a noise model and an optional CI gate.
+ * class, with a noise model and an optional CI gate. Each side is the stall profile
+ * profile_from_json reads from its document (totals, classes, occupancy) plus the three things
+ * only a report holds (diff_side).
  *
  * Units: class deltas are percentage points (pp) of each side's totals.stall (pct_of_stall
  * after - before) plus the raw stall-cycle delta; the total-stall delta is in pp of each side's
@@ -17,8 +19,23 @@
 #define FLYPROF_CORE_DIFF_H
 
 #include "base/json/jv.h"
+#include "model/profile.h"
 
+/* One side: its stall profile (totals, the classes in the document's order, the occupancy
+ * section) and what only a report.json holds. */
+typedef struct diff_side {
+	const stall_profile *p;
+	const char *rank1_class; /* the rank-1 recommendation's class, or NULL (borrowed) */
+	double spread_pp;	 /* variation.max_spread_pp, -1 when none */
+	const char *bound;	 /* bound.bound, or NULL: decided from the profile (borrowed) */
+} diff_side;
+/* Fills a side from its document (strings borrowed from doc) and its profile (profile_from_json
+ * of the same document). */
+void diff_side_of(diff_side *s, const jv *doc, const stall_profile *p);
 /* Builds the diff object (owned). Never fails: classes absent on one side count as 0. */
+jv *diff_build_sides(const diff_side *before, const diff_side *after);
+/* The same from the two documents (a document that does not read as a profile counts as
+ * empty). */
 jv *diff_build(const jv *before, const jv *after);
 /* Applies the gate to a diff object: returns 1 when it fails and fills *reasons (owned array of
  * strings), 0 when it passes. Also records {"pct", "threshold_pp", "failed", "reasons"} under
@@ -26,6 +43,8 @@ jv *diff_build(const jv *before, const jv *after);
 int diff_gate(jv *diff, double pct, jv **reasons);
 /* The variation object from several dispatches' bubbles objects of one capture: per class the
  * spread (max - min) of pct_of_stall in pp, and max_spread_pp. NULL when n < 2. */
+jv *diff_variation_profiles(const stall_profile *const *profiles, const char *const *ids, size_t n);
+/* The same from the bubbles objects (each read back with profile_from_json). */
 jv *diff_variation(const jv *const *bubbles, const char *const *ids, size_t n);
 
 #endif
