@@ -54,6 +54,7 @@ typedef struct gathered {
 	jv *ncu;	      /* NVIDIA findings (ncu_findings.h) or NULL */
 	char *repro;
 	char arch[32]; /* from the capture's agent-info CSV when nothing else names it */
+	wave_pass_timeline timeline; /* REPORT.html's, from the wave-facts pass */
 } gathered;
 
 static void gathered_release(gathered *g)
@@ -72,6 +73,7 @@ static void gathered_release(gathered *g)
 	soc_table_free(g->soc);
 	jv_free(g->ncu);
 	free(g->repro);
+	wave_pass_timeline_release(&g->timeline);
 }
 
 static void missing(cmd_ctx *ctx, gathered *g, const char *what, const char *consequence)
@@ -263,11 +265,14 @@ static jv *facts_obj(cmd_ctx *ctx, gathered *g, const analysis_input *in)
 				  jv_get(g->occupancy, "observed"));
 	if (lg)
 		jv_set(f, "launch_geometry", lg);
-	/* one more pass over the wave files: idle waves and exposed stall */
+	/* one more pass over the wave files: idle waves, exposed stall and REPORT.html's timeline
+	 */
 	jv *wf = NULL, *ex = NULL;
 	fp_err e = FP_ERR_INIT;
-	if (in->trace->dir &&
-	    wave_facts_and_exposed(in->trace->dir, in->trace, &wf, &ex, &e) == 0) {
+	int want_tl = in->out && in->trace->dir && in->choice->dir &&
+		      !strcmp(in->choice->dir, in->trace->dir);
+	if (in->trace->dir && wave_facts_and_exposed(in->trace->dir, in->trace, &wf, &ex,
+						     want_tl ? &g->timeline : NULL, &e) == 0) {
 		jv_set(f, "wave_facts", wf);
 		jv_set(f, "exposed_stall", ex);
 	} else if (in->trace->dir)
@@ -440,7 +445,7 @@ static int write_sarif(cmd_ctx *ctx, analysis_input *in, const jv *rep, const jv
 }
 
 static int write_artifacts(cmd_ctx *ctx, analysis_input *in, const jv *rep, const jv *bubbles,
-			   jv *arts)
+			   const wave_pass_timeline *tl, jv *arts)
 {
 	if (!in->out) {
 		jv_set_str(arts, "note",
@@ -467,7 +472,7 @@ static int write_artifacts(cmd_ctx *ctx, analysis_input *in, const jv *rep, cons
 		jv_set_str(arts, keys[i], p);
 		free(p);
 	}
-	return report_html_emit(ctx, in, rep, bubbles, arts);
+	return report_html_emit(ctx, in, rep, bubbles, tl, arts);
 }
 
 /* The change each listed recommendation asks for, from report.json: a person reading the
@@ -525,7 +530,7 @@ int cmd_report(cmd_ctx *ctx)
 	jv *data = report_summary(rep, (int)top);
 	add_changes(data, rep);
 	jv *arts = jv_set(data, "artifacts", jv_object());
-	rc = write_artifacts(ctx, &in, rep, g.bubbles, arts);
+	rc = write_artifacts(ctx, &in, rep, g.bubbles, &g.timeline, arts);
 	const char *sarif = opts_str(&ctx->opts, "sarif");
 	if (!rc && sarif && (rc = write_sarif(ctx, &in, rep, g.bubbles, sarif)) == 0) {
 		char *abs = path_abs(sarif);

@@ -119,20 +119,30 @@ static char *flame_of(vendor_id v, const trace_dispatch *d)
 	return sb.len ? sb_detach(&sb) : (sb_release(&sb), NULL);
 }
 
-static char *timeline_of(cmd_ctx *ctx, const char *dir, const char **note)
+static char *timeline_of(cmd_ctx *ctx, const char *dir, const wave_pass_timeline *tl,
+			 const char **note)
 {
-	wave_timeline t;
+	wave_timeline own;
+	const wave_timeline *t = &own;
 	fp_err e = FP_ERR_INIT;
-	if (wave_timeline_build(dir, 0, &t, &e) != 0) {
-		ctx_warn(ctx, "REPORT.html: no wave timeline: %s", e.message);
+	const char *why = NULL;
+	if (tl && tl->built)
+		t = &tl->t; /* built by the wave-facts pass: the files are not read again */
+	else if (tl && tl->err.set)
+		why = tl->err.message ? tl->err.message : "";
+	else if (wave_timeline_build(dir, 0, &own, &e) != 0)
+		why = e.message;
+	if (why) {
+		ctx_warn(ctx, "REPORT.html: no wave timeline: %s", why);
 		*note = "No wave timeline: the dispatch's wave files could not be read (see the "
 			"warnings).";
 		fp_err_clear(&e);
 		return NULL;
 	}
 	strbuf sb = STRBUF_INIT;
-	timeline_svg(&t, &sb);
-	wave_timeline_release(&t);
+	timeline_svg(t, &sb);
+	if (t == &own)
+		wave_timeline_release(&own);
 	*note = "One CU's wave slots; `flyprof bubbles --timeline FILE` writes every slot of "
 		"every traced CU for Perfetto / chrome://tracing.";
 	return sb.len ? sb_detach(&sb) : (sb_release(&sb), NULL);
@@ -144,7 +154,8 @@ jv *report_source_texts(cmd_ctx *ctx, analysis_input *in, const jv *bubbles)
 						    : amd_texts(ctx, in->choice->dir, bubbles);
 }
 
-int report_html_emit(cmd_ctx *ctx, analysis_input *in, const jv *rep, const jv *bubbles, jv *arts)
+int report_html_emit(cmd_ctx *ctx, analysis_input *in, const jv *rep, const jv *bubbles,
+		     const wave_pass_timeline *tl, jv *arts)
 {
 	int nvidia = analysis_vendor(in) == VENDOR_NVIDIA;
 	jv *texts = report_source_texts(ctx, in, bubbles);
@@ -163,13 +174,13 @@ int report_html_emit(cmd_ctx *ctx, analysis_input *in, const jv *rep, const jv *
 	hi.flame_svg = fsvg;
 	if (!fsvg)
 		hi.flame_note = "No stall to draw.";
-	char *tl = NULL;
+	char *tlsvg = NULL;
 	if (nvidia)
 		hi.timeline_note = "Nsight Compute samples warp states per instruction; it records "
 				   "no per-warp timeline, so none is drawn.";
 	else
-		tl = timeline_of(ctx, in->choice->dir, &hi.timeline_note);
-	hi.timeline_svg = tl;
+		tlsvg = timeline_of(ctx, in->choice->dir, tl, &hi.timeline_note);
+	hi.timeline_svg = tlsvg;
 	strbuf roof = STRBUF_INIT;
 	int rc = 0;
 	if (roofline_svg(jv_get(rep, "roofline"), jv_string(jv_get(rep, "kernel")), &roof) == 0) {
@@ -197,7 +208,7 @@ int report_html_emit(cmd_ctx *ctx, analysis_input *in, const jv *rep, const jv *
 	sb_release(&sb);
 	sb_release(&roof);
 	free(fsvg);
-	free(tl);
+	free(tlsvg);
 	jv_free(view);
 	jv_free(entry_lines);
 	jv_free(texts);

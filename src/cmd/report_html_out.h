@@ -8,11 +8,14 @@
 #define FLYPROF_CMD_REPORT_HTML_OUT_H
 
 #include "cmd/analysis_input.h"
+#include "core/analysis/wave_facts.h"
 
-/* `bubbles` is the bubbles object with complete lists (hotspots, waits). Sets
- * arts.report_html (and arts.roofline_svg). 0 or -1 with ctx->err set (only when the write fails).
- */
-int report_html_emit(cmd_ctx *ctx, analysis_input *in, const jv *rep, const jv *bubbles, jv *arts);
+/* `bubbles` is the bubbles object with complete lists (hotspots, waits); `tl` the wave timeline
+ * the wave-facts pass built (or why it could not), or NULL / not attempted: then the wave files
+ * are read here. Sets arts.report_html (and arts.roofline_svg). 0 or -1 with ctx->err set (only
+ * when the write fails). */
+int report_html_emit(cmd_ctx *ctx, analysis_input *in, const jv *rep, const jv *bubbles,
+		     const wave_pass_timeline *tl, jv *arts);
 
 /* The capture's source text of every file the hotspots name: an object path -> array of
  * lines (index = line - 1; null where unknown). Also the SARIF snippets' source. */

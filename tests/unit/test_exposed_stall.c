@@ -5,6 +5,7 @@
 #include "base/fileio.h"
 #include "base/xalloc.h"
 #include "core/analysis/wave_facts.h"
+#include "read/amd/att_code.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +66,7 @@ TEST(exposed_stall_known_by_construction)
 	wave_file(dir, "se0_sm0_sl2_wv0.json", 2, "[0,9,100,100,2]");
 	jv *wf = NULL, *ex = NULL;
 	fp_err e = FP_ERR_INIT;
-	CHECK_INT(wave_facts_and_exposed(dir, &d, &wf, &ex, &e), 0);
+	CHECK_INT(wave_facts_and_exposed(dir, &d, &wf, &ex, NULL, &e), 0);
 	CHECK_INT(jv_i64(jv_get(ex, "simds")), 2);
 	CHECK_INT(jv_i64(jv_get(ex, "window_cycles")), 200);
 	/* wave A's store issues 48..52 on the first SIMD */
@@ -108,7 +109,7 @@ TEST(wave_facts_idle_waves)
 	wave_file(sub, "se1_sm0_sl0_wv0.json", 1, "[0,9,30,30,2]");
 	jv *wf = NULL;
 	fp_err e = FP_ERR_INIT;
-	CHECK_INT(wave_facts_and_exposed(sub, &d, &wf, NULL, &e), 0);
+	CHECK_INT(wave_facts_and_exposed(sub, &d, &wf, NULL, NULL, &e), 0);
 	CHECK_INT(jv_i64(jv_get(wf, "idle_waves")), 3);
 	CHECK_NEAR(jv_num(jv_get(wf, "idle_pct")), 75, 1e-9);
 	CHECK_NEAR(jv_num(jv_get(cls(wf, "smem_wait"), "idle_wave_share_pct")), 100, 1e-9);
@@ -138,4 +139,114 @@ TEST(line_index_answers_as_trace_find_line)
 	CHECK_INT(line_index_find(&li, INT64_MAX), -1);
 	line_index_release(&li);
 	trace_dispatch_release(&d);
+}
+
+/* The same timeline whichever way it is built. */
+static void check_same_timeline(const wave_timeline *a, const wave_timeline *b)
+{
+	CHECK_INT(a->n_tracks, b->n_tracks);
+	CHECK_INT(a->n_waves, b->n_waves);
+	CHECK_INT(a->n_states, b->n_states);
+	CHECK_INT(a->realtime, b->realtime);
+	CHECK_NEAR(a->origin, b->origin, 0);
+	for (size_t i = 0; i < a->n_tracks && i < b->n_tracks; i++)
+		CHECK(!memcmp(&a->tracks[i], &b->tracks[i], sizeof a->tracks[i]));
+	for (size_t i = 0; i < a->n_waves && i < b->n_waves; i++) {
+		const tl_wave *x = &a->waves[i], *y = &b->waves[i];
+		CHECK_INT(x->track, y->track);
+		CHECK_INT(x->id, y->id);
+		CHECK_INT(x->begin, y->begin);
+		CHECK_INT(x->end, y->end);
+		CHECK_INT(x->rank, y->rank);
+		CHECK_INT(x->n_states, y->n_states);
+		for (size_t k = 0; k < x->n_states && k < y->n_states; k++) {
+			const tl_state *p = &a->states[x->first_state + k];
+			const tl_state *q = &b->states[y->first_state + k];
+			CHECK(p->begin == q->begin && p->cycles == q->cycles &&
+			      p->state == q->state);
+		}
+	}
+}
+
+static void same_timeline_both_ways(const char *dir, trace_dispatch *d)
+{
+	wave_timeline own;
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(wave_timeline_build(dir, 0, &own, &e), 0);
+	wave_pass_timeline tl;
+	memset(&tl, 0, sizeof tl);
+	jv *wf = NULL, *ex = NULL;
+	CHECK_INT(wave_facts_and_exposed(dir, d, &wf, &ex, &tl, &e), 0);
+	CHECK_INT(tl.built, 1);
+	if (tl.built)
+		check_same_timeline(&own, &tl.t);
+	wave_pass_timeline_release(&tl);
+	wave_timeline_release(&own);
+	jv_free(wf);
+	jv_free(ex);
+	fp_err_clear(&e);
+}
+
+/* REPORT.html's timeline, built from the wave-facts pass (SIMD-group order: se2 before se10,
+ * sm2 before sm10), equals the one read in name order (se10 before se2). */
+TEST(wave_pass_timeline_equals_name_order_build)
+{
+	char *dir = path_join(t_tmpdir(), "tlpass");
+	fp_err me = FP_ERR_INIT;
+	CHECK_INT(file_mkdirs(dir, &me), 0);
+	char *code = path_join(dir, "code.json");
+	FILE *f = fopen(code, "w");
+	fprintf(f, "{\"code\":null,\"header\":\"\",\"version\":\"3.0.0\"}");
+	fclose(f);
+	free(code);
+	trace_dispatch d;
+	trace_dispatch_init(&d);
+	add(&d, 2, "s_waitcnt vmcnt(0)", TAX_VMEM_WAIT);
+	add(&d, 3, "v_add_f32_e32 v1, v2, v3", TAX_VALU);
+	static const char *const names[] = {"se10_sm0_sl0_wv0.json", "se2_sm10_sl0_wv0.json",
+					    "se2_sm2_sl1_wv3.json",  "se2_sm2_sl0_wv1.json",
+					    "se0_sm1_sl0_wv0.json",  "se10_sm0_sl1_wv0.json"};
+	for (int i = 0; i < 6; i++)
+		wave_file(dir, names[i], i % 2 + 1, i % 2 ? "[0,9,40,44,2]" : "[0,6,0,4,3]");
+	same_timeline_both_ways(dir, &d);
+	/* no wave file: both fail alike (NO_ARTIFACT), the facts still come */
+	char *empty = path_join(dir, "none");
+	CHECK_INT(file_mkdirs(empty, &me), 0);
+	char *code2 = path_join(empty, "code.json");
+	f = fopen(code2, "w");
+	fprintf(f, "{\"code\":null,\"header\":\"\",\"version\":\"3.0.0\"}");
+	fclose(f);
+	wave_pass_timeline tl;
+	memset(&tl, 0, sizeof tl);
+	jv *wf = NULL;
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(wave_facts_and_exposed(empty, &d, &wf, NULL, &tl, &e), 0);
+	CHECK_INT(tl.built, 0);
+	CHECK_INT(tl.err.code, ERR_NO_ARTIFACT);
+	wave_pass_timeline_release(&tl);
+	jv_free(wf);
+	fp_err_clear(&e);
+	free(code2);
+	free(empty);
+	trace_dispatch_release(&d);
+	free(dir);
+}
+
+/* The corpus softmax's timeline (2,056 waves), both ways. */
+TEST(wave_pass_timeline_equals_build_corpus)
+{
+	const char *c = t_corpus();
+	if (!c) {
+		t_skip("FLYPROF_CORPUS not set");
+		return;
+	}
+	char *dir = path_join(c, "softmax/att/big/ui_output_agent_47920_dispatch_13");
+	trace_dispatch d;
+	trace_dispatch_init(&d);
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(att_code_read(dir, &d, &e), 0);
+	same_timeline_both_ways(dir, &d);
+	fp_err_clear(&e);
+	trace_dispatch_release(&d);
+	free(dir);
 }

@@ -34,16 +34,11 @@ static size_t track_of(wave_timeline *t, const tl_track *k)
 }
 
 /* The hot lines: the top_lines executed instructions with the most stall (code_line order on
- * ties); hot_of maps a code line to its index or SIZE_MAX. */
-typedef struct hot_index {
-	int64_t *lines;
-	size_t n;
-} hot_index;
-
-static size_t hot_of(const hot_index *h, int64_t line)
+ * ties); hot_of maps a code line to its index in t->hot or SIZE_MAX. */
+static size_t hot_of(const wave_timeline *t, int64_t line)
 {
-	for (size_t i = 0; i < h->n; i++)
-		if (h->lines[i] == line)
+	for (size_t i = 0; i < t->n_hot; i++)
+		if (t->hot[i].code_line == line)
 			return i;
 	return (size_t)-1;
 }
@@ -56,7 +51,7 @@ static int cmp_stall_desc(const void *a, const void *b)
 	return x->code_line < y->code_line ? -1 : x->code_line > y->code_line;
 }
 
-static int pick_hot(const char *dir, size_t top, wave_timeline *t, hot_index *h, fp_err *e)
+static int pick_hot(const char *dir, size_t top, wave_timeline *t, fp_err *e)
 {
 	trace_dispatch d;
 	trace_dispatch_init(&d);
@@ -73,14 +68,13 @@ static int pick_hot(const char *dir, size_t top, wave_timeline *t, hot_index *h,
 	if (n > top)
 		n = top;
 	t->hot = xcalloc(n + 1, sizeof *t->hot);
-	h->lines = xcalloc(n + 1, sizeof *h->lines);
 	for (size_t i = 0; i < n; i++) {
-		t->hot[i].code_line = h->lines[i] = v[i]->code_line;
+		t->hot[i].code_line = v[i]->code_line;
 		t->hot[i].isa = xstrdup(v[i]->isa ? v[i]->isa : "");
 		t->hot[i].source = xstrdup(v[i]->source ? v[i]->source : "");
 		t->hot[i].stall = v[i]->stall;
 	}
-	t->n_hot = h->n = n;
+	t->n_hot = n;
 	if (d.kernel)
 		t->kernel = xstrdup(d.kernel);
 	free(v);
@@ -138,12 +132,12 @@ static void add_states(wave_timeline *t, const att_wave *w, tl_wave *tw)
 	tw->n_states = t->n_states - tw->first_state;
 }
 
-static void add_insts(wave_timeline *t, const att_wave *w, const hot_index *h, tl_wave *tw)
+static void add_insts(wave_timeline *t, const att_wave *w, tl_wave *tw)
 {
 	tw->first_inst = t->n_insts;
-	for (size_t i = 0; i < w->n_insts && h->n; i++) {
+	for (size_t i = 0; i < w->n_insts && t->n_hot; i++) {
 		const att_wave_inst *in = &w->insts[i];
-		size_t k = hot_of(h, in->line);
+		size_t k = hot_of(t, in->line);
 		if (k == (size_t)-1 || in->duration <= 0)
 			continue;
 		if (t->n_insts == t->cap_insts) {
@@ -157,22 +151,98 @@ static void add_insts(wave_timeline *t, const att_wave *w, const hot_index *h, t
 
 static void set_axis(wave_timeline *t);
 
-int wave_timeline_build(const char *dir, size_t top_lines, wave_timeline *t, fp_err *e)
+int wave_timeline_begin(const char *dir, size_t top_lines, wave_timeline *t, fp_err *e)
 {
 	memset(t, 0, sizeof *t);
-	hot_index h = {NULL, 0};
+	if (pick_hot(dir, top_lines, t, e)) {
+		wave_timeline_release(t);
+		return -1;
+	}
+	read_clocks(dir, t);
+	return 0;
+}
+
+int wave_timeline_add(wave_timeline *t, const char *name, size_t rank, const att_wave *w)
+{
+	long long se, simd, slot, id;
+	char tail;
+	if (!dispatch_is_wave_file(name) ||
+	    sscanf(name, "se%lld_sm%lld_sl%lld_wv%lld.json%c", &se, &simd, &slot, &id, &tail) != 4)
+		return 0;
+	tl_track k = {se, w->cu, w->simd >= 0 ? w->simd : simd, w->slot >= 0 ? w->slot : slot};
+	t->waves = xreallocarray(t->waves, t->n_waves + 1, sizeof *t->waves);
+	tl_wave *tw = &t->waves[t->n_waves++];
+	memset(tw, 0, sizeof *tw);
+	tw->rank = rank;
+	tw->track = track_of(t, &k);
+	tw->id = w->id >= 0 ? w->id : id;
+	tw->begin = w->begin;
+	tw->end = w->end;
+	add_states(t, w, tw);
+	add_insts(t, w, tw);
+	return 1;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const tl_wave *x = a, *y = b;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* Waves added out of name order (a scan by SIMD group) are put back in name order, and tracks
+ * renumbered by first appearance in that order: the timeline a name-order build gives. */
+static void to_name_order(wave_timeline *t)
+{
+	int sorted = 1;
+	for (size_t i = 1; i < t->n_waves && sorted; i++)
+		sorted = t->waves[i - 1].rank < t->waves[i].rank;
+	if (sorted)
+		return;
+	qsort(t->waves, t->n_waves, sizeof *t->waves, cmp_rank);
+	size_t *map = xcalloc(t->n_tracks + 1, sizeof *map);
+	for (size_t i = 0; i < t->n_tracks; i++)
+		map[i] = (size_t)-1;
+	tl_track *tracks = xcalloc(t->n_tracks + 1, sizeof *tracks);
 	size_t n = 0;
+	for (size_t i = 0; i < t->n_waves; i++) {
+		size_t old = t->waves[i].track;
+		if (map[old] == (size_t)-1) {
+			tracks[n] = t->tracks[old];
+			map[old] = n++;
+		}
+		t->waves[i].track = map[old];
+	}
+	free(t->tracks);
+	t->tracks = tracks;
+	t->n_tracks = n;
+	free(map);
+}
+
+int wave_timeline_finish(wave_timeline *t, const char *dir, fp_err *e)
+{
+	if (t->n_waves == 0) {
+		wave_timeline_release(t);
+		return fp_fail(e, ERR_NO_ARTIFACT, "%s holds no wave file (se*_sm*_sl*_wv*.json)",
+			       dir);
+	}
+	to_name_order(t);
+	set_axis(t);
+	return 0;
+}
+
+int wave_timeline_build(const char *dir, size_t top_lines, wave_timeline *t, fp_err *e)
+{
+	size_t n = 0;
+	memset(t, 0, sizeof *t);
 	char **names = file_list_dir(dir, &n, e);
 	if (!names)
 		return -1;
 	qsort(names, n, sizeof *names, cmp_names);
-	int rc = pick_hot(dir, top_lines, t, &h, e);
-	if (rc == 0)
-		read_clocks(dir, t);
+	int rc = wave_timeline_begin(dir, top_lines, t, e);
 	att_wave w;
 	att_wave_init(&w);
 	/* Files opened relative to the open directory, into one reused buffer. */
-	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int dirfd = rc == 0 ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	char *buf = NULL;
 	size_t cap = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -195,31 +265,18 @@ int wave_timeline_build(const char *dir, size_t top_lines, wave_timeline *t, fp_
 		free(path);
 		if (rc)
 			break;
-		tl_track k = {se, w.cu, w.simd >= 0 ? w.simd : simd, w.slot >= 0 ? w.slot : slot};
-		t->waves = xreallocarray(t->waves, t->n_waves + 1, sizeof *t->waves);
-		tl_wave *tw = &t->waves[t->n_waves++];
-		memset(tw, 0, sizeof *tw);
-		tw->track = track_of(t, &k);
-		tw->id = w.id >= 0 ? w.id : id;
-		tw->begin = w.begin;
-		tw->end = w.end;
-		add_states(t, &w, tw);
-		add_insts(t, &w, &h, tw);
+		wave_timeline_add(t, names[i], i, &w);
 	}
 	att_wave_release(&w);
 	free(buf);
 	if (dirfd >= 0)
 		close(dirfd);
 	file_list_free(names, n);
-	free(h.lines);
-	if (rc == 0 && t->n_waves == 0)
-		rc = fp_fail(e, ERR_NO_ARTIFACT, "%s holds no wave file (se*_sm*_sl*_wv*.json)",
-			     dir);
-	if (rc)
+	if (rc) {
 		wave_timeline_release(t);
-	else
-		set_axis(t);
-	return rc;
+		return -1;
+	}
+	return wave_timeline_finish(t, dir, e);
 }
 
 static const tl_clock *clock_of(const wave_timeline *t, int64_t se)

@@ -11,6 +11,7 @@
 
 #include "base/err.h"
 #include "model/trace.h"
+#include "read/amd/att_wave.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -24,6 +25,7 @@ typedef struct tl_wave {
 	int64_t id, begin, end; /* cycles of the wave's SE */
 	size_t first_state, n_states;
 	size_t first_inst, n_insts;
+	size_t rank; /* the wave file's place in name order (wave_timeline_add) */
 } tl_wave;
 
 typedef struct tl_state {
@@ -72,6 +74,16 @@ typedef struct wave_timeline {
  * malformed wave file, NO_ARTIFACT when the directory has no wave file). */
 int wave_timeline_build(const char *dir, size_t top_lines, wave_timeline *t, fp_err *e);
 void wave_timeline_release(wave_timeline *t);
+
+/* The same built from waves another reader parsed (report's one pass over the wave files):
+ * begin reads code.json (the hot lines) and realtime.json; add takes one parsed wave file, in
+ * any order, with `rank`, its place among the directory's names in strcmp order (names that are
+ * not wave files are skipped: returns 0); finish puts the waves in name order, so the result is
+ * wave_timeline_build's. begin and finish release t on failure (finish: NO_ARTIFACT when no
+ * wave was added). */
+int wave_timeline_begin(const char *dir, size_t top_lines, wave_timeline *t, fp_err *e);
+int wave_timeline_add(wave_timeline *t, const char *name, size_t rank, const att_wave *w);
+int wave_timeline_finish(wave_timeline *t, const char *dir, fp_err *e);
 /* Microseconds since the earliest wave start for a cycle count of SE `se`, on the realtime
  * axis when a clock exists for that SE, else (cycles - first cycle) / 1000 (1 cycle shown as
  * 1 ns). */

@@ -120,6 +120,7 @@ jv *wave_facts_to_json(const wave_facts_acc *a)
 typedef struct both {
 	wave_facts_acc wf;
 	exposed_acc ex;
+	wave_timeline *tl; /* NULL when not asked for or its code.json part failed */
 } both;
 
 static void on_group(void *ctx, const wave_group *g)
@@ -129,18 +130,44 @@ static void on_group(void *ctx, const wave_group *g)
 	exposed_group(&b->ex, g);
 }
 
+static void on_file(void *ctx, const char *name, size_t rank, const att_wave *w)
+{
+	both *b = ctx;
+	if (b->tl)
+		wave_timeline_add(b->tl, name, rank, w);
+}
+
 int wave_facts_and_exposed(const char *dir, const trace_dispatch *d, jv **wave_facts, jv **exposed,
-			   fp_err *e)
+			   wave_pass_timeline *tl, fp_err *e)
 {
 	both b;
 	wave_facts_init(&b.wf, d);
 	exposed_init(&b.ex, d);
-	int rc = wave_scan(dir, on_group, &b, e);
+	b.tl = NULL;
+	if (tl) {
+		tl->built = 0;
+		if (wave_timeline_begin(dir, 0, &tl->t, &tl->err) == 0)
+			b.tl = &tl->t;
+	}
+	int rc = wave_scan_each(dir, on_group, b.tl ? on_file : NULL, &b, e);
 	if (!rc && wave_facts)
 		*wave_facts = wave_facts_to_json(&b.wf);
 	if (!rc && exposed)
 		*exposed = exposed_to_json(&b.ex, 10);
+	if (b.tl && rc) {
+		wave_timeline_release(b.tl);
+		fp_fail(&tl->err, e->code, "%s", e->message ? e->message : "");
+	} else if (b.tl)
+		tl->built = wave_timeline_finish(b.tl, dir, &tl->err) == 0;
 	wave_facts_release(&b.wf);
 	exposed_release(&b.ex);
 	return rc;
+}
+
+void wave_pass_timeline_release(wave_pass_timeline *tl)
+{
+	if (tl->built)
+		wave_timeline_release(&tl->t);
+	tl->built = 0;
+	fp_err_clear(&tl->err);
 }

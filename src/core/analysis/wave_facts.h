@@ -12,6 +12,7 @@
 
 #include "base/json/jv.h"
 #include "core/analysis/line_index.h"
+#include "core/amd/wave_timeline.h"
 #include "core/analysis/wave_scan.h"
 #include "model/taxonomy.h"
 #include "model/trace.h"
@@ -37,9 +38,20 @@ void wave_facts_group(wave_facts_acc *a, const wave_group *g);
 /* The wave_facts object of report.json. */
 jv *wave_facts_to_json(const wave_facts_acc *a);
 
-/* Reads the dispatch directory once and fills both objects (either pointer may be NULL).
- * d's instruction classes (klass) must be set (the bubbles analysis does it). */
+/* REPORT.html's wave timeline (wave_timeline.h, no hot lines), built from the same pass: built,
+ * or why not in err (warned about where the page is written). Zero-initialise;
+ * wave_pass_timeline_release frees both. */
+typedef struct wave_pass_timeline {
+	int built;
+	wave_timeline t;
+	fp_err err;
+} wave_pass_timeline;
+
+/* Reads the dispatch directory once and fills both objects (either pointer may be NULL) and,
+ * when tl is not NULL, the timeline. d's instruction classes (klass) must be set (the bubbles
+ * analysis does it). Returns 0 or -1 with e set (then tl is not built and says the same). */
 int wave_facts_and_exposed(const char *dir, const trace_dispatch *d, jv **wave_facts, jv **exposed,
-			   fp_err *e);
+			   wave_pass_timeline *tl, fp_err *e);
+void wave_pass_timeline_release(wave_pass_timeline *tl);
 
 #endif

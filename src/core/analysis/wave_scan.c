@@ -3,6 +3,7 @@
 
 #include "base/fileio.h"
 #include "base/input_open.h"
+#include "base/signals.h"
 #include "base/xalloc.h"
 
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 
 typedef struct wfile {
 	char *name;
+	size_t rank; /* place in the directory listing (strcmp order) */
 	long se, simd, slot, n;
 } wfile;
 
@@ -43,6 +45,7 @@ typedef struct reader {
 	int dirfd; /* AT_FDCWD when the directory could not be opened: each file by its path */
 	char *buf;
 	size_t cap;
+	wave_file_fn file_fn;
 } reader;
 
 /* Parses files [from, to) of one (SE, SIMD) and calls fn per CU among them. */
@@ -50,6 +53,8 @@ static int one_group(reader *rd, const wfile *fs, size_t from, size_t to, att_wa
 		     wave_group_fn fn, void *ctx, fp_err *e)
 {
 	for (size_t i = from; i < to; i++) {
+		if (signals_pending())
+			return fp_fail(e, ERR_INTERRUPTED, "interrupted while reading wave files");
 		char *p = path_join(rd->dir, fs[i].name);
 		size_t len = 0;
 		int rc = input_read_into_at(rd->dirfd, rd->dirfd == AT_FDCWD ? p : fs[i].name, p,
@@ -59,6 +64,8 @@ static int one_group(reader *rd, const wfile *fs, size_t from, size_t to, att_wa
 		free(p);
 		if (rc)
 			return -1;
+		if (rd->file_fn)
+			rd->file_fn(ctx, fs[i].name, fs[i].rank, &ws[i - from]);
 	}
 	/* a SIMD index is per CU: split the group by the waves' CU (one target CU per SE in
 	 * practice) */
@@ -82,6 +89,11 @@ static int one_group(reader *rd, const wfile *fs, size_t from, size_t to, att_wa
 
 int wave_scan(const char *dir, wave_group_fn fn, void *ctx, fp_err *e)
 {
+	return wave_scan_each(dir, fn, NULL, ctx, e);
+}
+
+int wave_scan_each(const char *dir, wave_group_fn fn, wave_file_fn file_fn, void *ctx, fp_err *e)
+{
 	size_t n = 0;
 	char **names = file_list_dir(dir, &n, e);
 	if (!names)
@@ -89,10 +101,12 @@ int wave_scan(const char *dir, wave_group_fn fn, void *ctx, fp_err *e)
 	wfile *fs = xcalloc(n ? n : 1, sizeof *fs);
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
-		if (parse_name(names[i], &fs[m]))
+		if (parse_name(names[i], &fs[m])) {
+			fs[m].rank = i;
 			fs[m++].name = names[i];
+		}
 	qsort(fs, m, sizeof *fs, wfile_cmp);
-	reader rd = {dir, open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), NULL, 0};
+	reader rd = {dir, open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), NULL, 0, file_fn};
 	if (rd.dirfd < 0)
 		rd.dirfd = AT_FDCWD;
 	int rc = 0;

@@ -22,8 +22,14 @@ typedef struct wave_group {
 } wave_group;
 
 typedef void (*wave_group_fn)(void *ctx, const wave_group *g);
+/* One wave file, parsed: its name and its place among the directory's names in strcmp order
+ * (`rank`). Called in scan order, before the file's group. */
+typedef void (*wave_file_fn)(void *ctx, const char *name, size_t rank, const att_wave *w);
 
 /* Returns 0, or -1 with e set (the directory unreadable, a malformed wave file). */
 int wave_scan(const char *dir, wave_group_fn fn, void *ctx, fp_err *e);
+/* The same, also handing every parsed file to file_fn (may be NULL). INTERRUPTED after
+ * SIGINT/SIGTERM (checked between files). */
+int wave_scan_each(const char *dir, wave_group_fn fn, wave_file_fn file_fn, void *ctx, fp_err *e);
 
 #endif
