@@ -303,33 +303,25 @@ static jv *occupancy_obj(cmd_ctx *ctx, gathered *g, const analysis_input *in, co
 	return o;
 }
 
-/* The bubbles object of another dispatch of the same capture, through the backend. */
-static jv *bubbles_of(const analysis_input *in, const char *dir, size_t top, int threads, fp_err *e)
-{
-	backend_dispatch d;
-	jv *out = NULL, *warn = jv_array();
-	bubbles_params o = {top, -1, threads};
-	if (backend_open_sibling(&in->disp, dir, &d, e) == 0 &&
-	    backend_bubbles(&d, &o, &out, NULL, warn, e))
-		out = NULL;
-	backend_close(&d);
-	jv_free(warn);
-	return out;
-}
-
-/* Class shares of the other non-empty dispatches of the capture: the run-to-run noise. */
-static jv *variation(cmd_ctx *ctx, const analysis_input *in, const jv *main_b, int threads)
+/* Class shares of the other non-empty dispatches of the capture, each opened and profiled
+ * through the backend (lists cut to 3: only the class sums are compared), against the main
+ * profile: the run-to-run noise. The siblings stay open until compared (their profiles borrow
+ * their traces). */
+static jv *variation(cmd_ctx *ctx, const analysis_input *in, const stall_profile *main_p,
+		     int threads)
 {
 	const jv *cands = in->choice->candidates;
 	if (jv_len(cands) < 2)
 		return NULL;
-	const jv *bs[VARIATION_MAX_DISPATCHES];
+	const stall_profile *ps[VARIATION_MAX_DISPATCHES];
 	const char *ids[VARIATION_MAX_DISPATCHES];
-	jv *owned[VARIATION_MAX_DISPATCHES] = {0};
+	backend_dispatch sib[VARIATION_MAX_DISPATCHES];
+	stall_profile prof[VARIATION_MAX_DISPATCHES];
 	size_t n = 0;
-	bs[n] = main_b, ids[n++] = in->choice->id;
+	ps[n] = main_p, ids[n++] = in->choice->id;
 	char *dcopy = xstrdup(in->choice->dir);
 	const char *parent = dirname(dcopy);
+	bubbles_params o = {3, -1, threads};
 	for (size_t i = 0; i < jv_len(cands) && n < VARIATION_MAX_DISPATCHES; i++) {
 		const char *name = jv_string(jv_get(jv_at(cands, i), "dir"));
 		const char *id = jv_string(jv_get(jv_at(cands, i), "id"));
@@ -337,17 +329,25 @@ static jv *variation(cmd_ctx *ctx, const analysis_input *in, const jv *main_b, i
 			continue;
 		char *dir = path_join(parent, name);
 		fp_err e = FP_ERR_INIT;
-		owned[n] = bubbles_of(in, dir, 3, threads, &e);
-		if (owned[n])
-			bs[n] = owned[n], ids[n++] = id;
-		else
+		jv *warn = jv_array();
+		memset(&prof[n], 0, sizeof prof[n]);
+		if (backend_open_sibling(&in->disp, dir, &sib[n], &e) == 0 &&
+		    backend_profile(&sib[n], &o, &prof[n], warn, &e) == 0)
+			ps[n] = &prof[n], ids[n++] = id;
+		else {
+			profile_release(&prof[n]);
+			backend_close(&sib[n]);
 			ctx_warn(ctx, "variation: dispatch %s skipped (%s)", name, e.message);
+		}
+		jv_free(warn);
 		fp_err_clear(&e);
 		free(dir);
 	}
-	jv *v = diff_variation(bs, ids, n);
-	for (size_t i = 0; i < VARIATION_MAX_DISPATCHES; i++)
-		jv_free(owned[i]);
+	jv *v = diff_variation_profiles(ps, ids, n);
+	for (size_t i = 1; i < n; i++) {
+		profile_release(&prof[i]);
+		backend_close(&sib[i]);
+	}
 	free(dcopy);
 	return v;
 }
@@ -407,7 +407,7 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 	isa_registers(ctx, g, in);
 	g->occupancy = occupancy_obj(ctx, g, in, *arch);
 	g->facts = facts_obj(ctx, g, in);
-	g->variation = variation(ctx, in, g->bubbles, (int)threads);
+	g->variation = variation(ctx, in, &g->profile, (int)threads);
 	g->repro = repro_cmd(ctx, in);
 	kernel_traits_from_trace(in->trace, &g->traits);
 	g->buckets = evloc_scan_trace(in->trace);
