@@ -18,6 +18,8 @@ cp "$HERE/tests/nvidia-kernels/src/defects.cu" "$HERE/tests/nvidia-kernels/src/d
 PASS=0
 FAIL=0
 pass() { echo "PASS $*"; PASS=$((PASS + 1)); }
+# since T0: seconds elapsed since $EPOCHREALTIME was T0 (no bc on the GPU machine)
+since() { python3 -c 'import sys, time; print(f"{time.time() - float(sys.argv[1]):.2f}")' "$1"; }
 fail() { echo "FAIL $*"; FAIL=$((FAIL + 1)); }
 # get FILE PATH: a dotted path (numbers index arrays) of a JSON file, "null" when absent.
 get() {
@@ -51,10 +53,10 @@ EOF
 capture() {
 	local n=$1 k=$2
 	shift 2
-	local t0=$(date +%s.%N)
+	local t0=$EPOCHREALTIME
 	(cd /src/nvk && "$FP" run "$k" --backend ncu --bundle "$R/$n" -f json "$@") >"$R/$n.json" 2>"$R/$n.err"
 	local rc=$?
-	echo "$n rc=$rc wall=$(echo "$(date +%s.%N) - $t0" | bc)" >>"$R/timings.txt"
+	echo "$n rc=$rc wall=$(since "$t0")" >>"$R/timings.txt"
 	return $rc
 }
 # rules NAME: the rules of the recommendations, one per line, in rank order.
@@ -125,11 +127,11 @@ capture false copy_strided -- /bin/false
 	fail "a failing program: got $(get "$R/false.json" error.code)"
 
 # overhead: flyprof run against the same ncu profile pass alone
-t0=$(date +%s.%N)
+t0=$EPOCHREALTIME
 (cd /src/nvk && ncu --clock-control none --section SourceCounters --section WarpStateStats --section SpeedOfLight \
 	--section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis \
 	--section SchedulerStats --import-source yes -k transpose_conflict -c 1 -f -o "$R/plain" $P) >"$R/plain.log" 2>&1
-echo "ncu alone (transpose_conflict) wall=$(echo "$(date +%s.%N) - $t0" | bc)" | tee -a "$R/timings.txt"
+echo "ncu alone (transpose_conflict) wall=$(since "$t0")" | tee -a "$R/timings.txt"
 grep -E "^cu_transpose_conflict " "$R/timings.txt"
 echo "verify-h200-run: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
