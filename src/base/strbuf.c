@@ -99,3 +99,14 @@ const char *sb_str(const strbuf *sb)
 {
 	return sb->buf ? sb->buf : "";
 }
+
+void sb_add_shell_quoted(strbuf *sb, const char *s)
+{
+	sb_addc(sb, '\'');
+	for (const char *p = s; *p; p++)
+		if (*p == '\'')
+			sb_adds(sb, "'\\''");
+		else
+			sb_addc(sb, *p);
+	sb_addc(sb, '\'');
+}

@@ -26,6 +26,9 @@ void sb_adds(strbuf *sb, const char *s);
 void sb_addc(strbuf *sb, char c);
 void sb_addf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vaddf(strbuf *sb, const char *fmt, va_list ap);
+/* Appends s in single quotes as one POSIX shell word, each ' in it written as '\'' (for
+ * commands shown to be pasted, like report's repro line; flyprof itself never runs a shell). */
+void sb_add_shell_quoted(strbuf *sb, const char *s);
 /* A new string formatted as printf does (never NULL; the caller frees it). */
 char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xstrvfmt(const char *fmt, va_list ap);

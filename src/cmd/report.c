@@ -355,14 +355,18 @@ static jv *variation(cmd_ctx *ctx, const analysis_input *in, const stall_profile
 static char *repro_cmd(cmd_ctx *ctx, const analysis_input *in)
 {
 	strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "flyprof report --bundle '%s'", in->src.dir);
+	sb_adds(&sb, "flyprof report --bundle ");
+	sb_add_shell_quoted(&sb, in->src.dir);
 	if (in->choice->tag)
 		sb_addf(&sb, " --tag %s", in->choice->tag);
-	sb_addf(&sb, " --dispatch %s", in->choice->id);
+	if (in->choice->id) /* an Nsight Compute capture has no dispatch id to name */
+		sb_addf(&sb, " --dispatch %s", in->choice->id);
 	if (opts_str(&ctx->opts, "arch"))
 		sb_addf(&sb, " --arch %s", opts_str(&ctx->opts, "arch"));
-	if (opts_str(&ctx->opts, "out"))
-		sb_addf(&sb, " --out '%s'", opts_str(&ctx->opts, "out"));
+	if (opts_str(&ctx->opts, "out")) {
+		sb_adds(&sb, " --out ");
+		sb_add_shell_quoted(&sb, opts_str(&ctx->opts, "out"));
+	}
 	return sb_detach(&sb);
 }
 

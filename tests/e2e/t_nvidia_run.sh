@@ -58,6 +58,11 @@ ex_rank1() { # EXAMPLE RULE LINE
 	expect "example $1: rank 1" "$(field data.recommendations.0.rule)" "$2"
 	expect "example $1: its line" "$(field data.recommendations.0.source)" "$3"
 	expect "example $1: captured on the H200" "$("$JCHECK" get "$ex/capture.json" arch)" "sm_90"
+	# the repro line names no dispatch (a capture of ncu has none), never "(null)"
+	"$JCHECK" get "$E2E_TMP/ex-$1/report.json" repro >"$E2E_TMP/repro.txt"
+	grep -q -e '--dispatch' -e '(null)' "$E2E_TMP/repro.txt" "$ex/report.json" "$ex/REPORT.md" &&
+		notok "example $1: repro without a dispatch" "$(cat "$E2E_TMP/repro.txt")" ||
+		ok "example $1: repro without a dispatch"
 	rm -rf "$E2E_TMP/ex-$1"
 }
 ex_rank1 h200_cuda_transpose ncu_shared_bank_conflicts /src/nvk/defects.cu:34

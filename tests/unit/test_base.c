@@ -353,3 +353,14 @@ TEST(input_read_into_at_reads_by_directory_and_keeps_its_checks)
 	free(fifo);
 	free(p);
 }
+
+TEST(strbuf_shell_quoted_survives_quotes)
+{
+	strbuf sb = STRBUF_INIT;
+	sb_add_shell_quoted(&sb, "/tmp/it's here");
+	CHECK_STR(sb_str(&sb), "'/tmp/it'\\''s here'");
+	sb_reset(&sb);
+	sb_add_shell_quoted(&sb, "");
+	CHECK_STR(sb_str(&sb), "''");
+	sb_release(&sb);
+}
