@@ -7,6 +7,7 @@
 #define FLYPROF_READ_ATT_FILENAMES_H
 
 #include "base/err.h"
+#include "read/amd/att_reader.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -23,10 +24,7 @@ typedef struct att_filenames {
 	size_t n_waves, cap_waves;
 } att_filenames;
 
-/* Parses a filenames.json held in buf (called `name` in errors); f is released on failure. */
-int att_filenames_parse(const char *buf, size_t len, const char *name, att_filenames *f, fp_err *e);
-/* Reads path; a missing file is NO_ARTIFACT. */
-int att_filenames_read(const char *path, att_filenames *f, fp_err *e);
-void att_filenames_release(att_filenames *f);
+/* gfxip is -1 when the document has none. */
+ATT_READER_DECLARE(att_filenames);
 
 #endif

@@ -10,6 +10,7 @@
 #define FLYPROF_READ_ATT_OCCUPANCY_H
 
 #include "base/err.h"
+#include "read/amd/att_reader.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -28,11 +29,7 @@ typedef struct att_occupancy {
 	size_t n_kernels, cap_kernels;
 } att_occupancy;
 
-/* Parses an occupancy.json held in buf into o, which it initialises. Events stay in file
- * order: sorting them by time is the caller's (occupancy_observed). */
-int att_occupancy_parse(const char *buf, size_t len, const char *name, att_occupancy *o, fp_err *e);
-/* Reads path; a missing file is NO_ARTIFACT. */
-int att_occupancy_read(const char *path, att_occupancy *o, fp_err *e);
-void att_occupancy_release(att_occupancy *o);
+/* Events stay in file order: sorting them by time is the caller's (occupancy_observed). */
+ATT_READER_DECLARE(att_occupancy);
 
 #endif

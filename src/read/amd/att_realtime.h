@@ -5,6 +5,7 @@
 #define FLYPROF_READ_ATT_REALTIME_H
 
 #include "base/err.h"
+#include "read/amd/att_reader.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -21,9 +22,6 @@ typedef struct att_realtime {
 	int64_t frequency;
 } att_realtime;
 
-int att_realtime_parse(const char *buf, size_t len, const char *name, att_realtime *r, fp_err *e);
-/* Reads path; a missing file is NO_ARTIFACT. */
-int att_realtime_read(const char *path, att_realtime *r, fp_err *e);
-void att_realtime_release(att_realtime *r);
+ATT_READER_DECLARE(att_realtime);
 
 #endif

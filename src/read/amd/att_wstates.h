@@ -6,6 +6,7 @@
 #define FLYPROF_READ_ATT_WSTATES_H
 
 #include "base/err.h"
+#include "read/amd/att_reader.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -15,10 +16,7 @@ typedef struct att_wstates {
 	size_t n;
 } att_wstates;
 
-int att_wstates_parse(const char *buf, size_t len, const char *name, att_wstates *w, fp_err *e);
-/* Reads path; a missing file is NO_ARTIFACT. */
-int att_wstates_read(const char *path, att_wstates *w, fp_err *e);
-void att_wstates_release(att_wstates *w);
+ATT_READER_DECLARE(att_wstates);
 /* Time integral sum(count[i] * (time[i+1] - time[i])) in wave-cycles, and the peak count. */
 int64_t att_wstates_integral(const att_wstates *w, int64_t *peak);
 
