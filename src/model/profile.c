@@ -47,6 +47,9 @@ void profile_release(stall_profile *p)
 	free(p->classes);
 	free(p->class_order);
 	free(p->hot);
+	for (size_t i = 0; p->own_sources && i < p->n_lines; i++)
+		free(p->own_sources[i]);
+	free(p->own_sources);
 	free(p->lines);
 	free(p->wait_order);
 	memset(p, 0, sizeof *p);
@@ -127,4 +130,14 @@ double profile_pct(int64_t part, int64_t whole)
 const char *prof_unit_name(prof_unit u)
 {
 	return u == UNIT_SAMPLES ? "samples" : "cycles";
+}
+
+int64_t profile_mix_hits(const stall_profile *p, const char *name)
+{
+	int id = p->classes ? class_lookup(p->vendor, name) : -1;
+	if (id >= 0 && p->classes[id].hits)
+		return p->classes[id].hits;
+	if (p->n_unclassed && strcmp(name, class_name(p->vendor, -1)) == 0)
+		return p->unclassed_hits;
+	return 0;
 }

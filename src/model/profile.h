@@ -13,8 +13,9 @@
  * Units: cycles summed over the traced waves (AMD ATT) or warp-state samples (NVIDIA). A
  * profile read back from bubbles.json (profile_read.c) holds what the file lists: totals,
  * classes (with their top instructions), normalised sums, the dynamic mix and the listed waits
- * (cut as the file was); the instructions those lists name are the entries of a small trace the
- * profile owns (own_trace), in list order; hotspots and lines stay empty. */
+ * (cut as the file was) and the listed source lines (their source, costs and class, cut as the
+ * file was; the sources are owned, own_sources); the instructions those lists name are the
+ * entries of a small trace the profile owns (own_trace), in list order; hotspots stay empty. */
 #ifndef FLYPROF_MODEL_PROFILE_H
 #define FLYPROF_MODEL_PROFILE_H
 
@@ -105,6 +106,7 @@ typedef struct stall_profile {
 	prof_unit unit;
 	trace_dispatch *trace;	   /* borrowed, or own_trace for a profile read back from a file */
 	trace_dispatch *own_trace; /* read back: the instructions its lists name (owned) */
+	char **own_sources;	   /* read back: the sources of its lines (owned) */
 	prof_dispatch dispatch;
 	prof_totals totals;
 
@@ -175,6 +177,11 @@ void profile_rank(stall_profile *p, size_t top);
 /* Sets the four cost keys every list entry has: hits, latency, stall, idle. */
 void profile_set_costs(jv *o, int64_t hits, int64_t latency, int64_t stall, int64_t idle);
 
+/* The executed instructions of the class named `name` as bubbles mix.dynamic lists them: a
+ * class with instructions its hits, the unclassed entry (class_name(vendor, -1)) its hits
+ * unless a class of the same name already holds that key; 0 for any other name. */
+int64_t profile_mix_hits(const stall_profile *p, const char *name);
+
 /* 100 * part / whole rounded to 2 decimals (0 when whole is 0). */
 double profile_pct(int64_t part, int64_t whole);
 
@@ -188,9 +195,10 @@ jv *profile_wait_json(const stall_profile *p, const prof_wait *w);
  * instructions), normalised sums (the "normalized" list where the document has one, else summed
  * from the classes), the dynamic mix (mix.dynamic sets each class's hits, a name outside the
  * class table counts as unclassed), the listed waits (their stall, class, waves and split; the
- * wait order is the file's), the kernel duration when the document has one. Hotspots and lines
- * stay empty; trace is own_trace. Returns 0, or -1 with e set (BAD_INPUT: what key is missing
- * or mistyped). */
+ * wait order is the file's), the listed source lines (read as leniently as a reader of the
+ * file would: a missing or mistyped number counts 0), the kernel duration when the document
+ * has one. Hotspots stay empty; trace is own_trace. Returns 0, or -1 with e set (BAD_INPUT: what
+ * key is missing or mistyped). */
 int profile_from_json(const jv *doc, const char *name, stall_profile *p, fp_err *e);
 
 const char *prof_unit_name(prof_unit u);

@@ -198,13 +198,15 @@ static int read_normalized(const jv *doc, const char *name, stall_profile *p, fp
 	return 0;
 }
 
-/* mix.dynamic: each class's executed instructions; a name outside the class table is the
- * unclassed entry. */
+/* mix.dynamic: each class's executed instructions (a class it does not list executed none,
+ * whatever its classes entry says); a name outside the class table is the unclassed entry. */
 static int read_mix(const jv *doc, const char *name, stall_profile *p, fp_err *e)
 {
 	const jv *dyn = jv_get(jv_get(doc, "mix"), "dynamic");
 	if (jv_type_of(dyn) != JV_OBJECT)
 		return 0;
+	for (int c = 0; c < class_count(p->vendor); c++)
+		p->classes[c].hits = 0;
 	for (size_t i = 0; i < jv_len(dyn); i++) {
 		const jv *v = jv_value_at(dyn, i);
 		double d = jv_num(v);
@@ -251,6 +253,42 @@ static int read_waits(const jv *doc, const char *name, stall_profile *p, fp_err 
 	return 0;
 }
 
+/* A number of a list entry as a reader of the file takes it: absent, mistyped or out of the
+ * int64 range counts 0. */
+static int64_t lenient_int(const jv *o, const char *key)
+{
+	double d = jv_num(jv_get(o, key));
+	return d > -9.2e18 && d < 9.2e18 ? (int64_t)d : 0;
+}
+
+/* The listed source lines, in the file's order; their sources are owned (own_sources). */
+static void read_lines(const jv *doc, stall_profile *p)
+{
+	const jv *arr = jv_get(doc, "lines");
+	if (jv_type_of(arr) != JV_ARRAY || !jv_len(arr))
+		return;
+	size_t n = jv_len(arr);
+	p->lines = xcalloc(n, sizeof *p->lines);
+	p->own_sources = xcalloc(n, sizeof *p->own_sources);
+	for (size_t i = 0; i < n; i++) {
+		const jv *o = jv_at(arr, i);
+		prof_line *l = &p->lines[i];
+		const char *src = jv_string(jv_get(o, "source"));
+		const char *k = jv_string(jv_get(o, "class"));
+		p->own_sources[i] = src ? xstrdup(src) : NULL;
+		l->source = p->own_sources[i];
+		int64_t insts = lenient_int(o, "instructions");
+		l->instructions = insts > 0 ? (size_t)insts : 0;
+		l->hits = lenient_int(o, "hits");
+		l->latency = lenient_int(o, "latency");
+		l->stall = lenient_int(o, "stall");
+		l->idle = lenient_int(o, "idle");
+		l->not_issued = lenient_int(o, "not_issued");
+		l->klass = k ? class_lookup(p->vendor, k) : -1;
+	}
+	p->n_lines = p->lines_total = n;
+}
+
 /* The kernel's duration where the document has one: the Nsight Compute details' Duration, or
  * the span of an ATT trace (first to last realtime sample). */
 static void read_duration(const jv *doc, stall_profile *p)
@@ -290,6 +328,7 @@ int profile_from_json(const jv *doc, const char *name, stall_profile *p, fp_err 
 	p->dispatch.arch = opt_str(doc, "arch");
 	if (!p->dispatch.arch)
 		p->dispatch.arch = opt_str(d, "arch");
+	read_lines(doc, p);
 	read_duration(doc, p);
 	const jv *occ = jv_get(doc, "occupancy");
 	if (jv_type_of(occ) == JV_OBJECT)

@@ -102,6 +102,15 @@ static inline jv *fixture_parse(const char *s)
 	return v;
 }
 
+/* The stall profile a bubbles object reads back into (profile_from_json); a document that does
+ * not read fails the test. The caller releases it. */
+static inline void fixture_profile(const jv *b, stall_profile *p)
+{
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(profile_from_json(b, "fixture", p, &e), 0);
+	fp_err_clear(&e);
+}
+
 /* report_build on `in` with the shipped rules; a rules file that does not load fails the test. */
 static inline jv *fixture_report(const report_inputs *in)
 {

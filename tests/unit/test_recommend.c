@@ -18,11 +18,18 @@ TEST(recommend_typed_result_and_its_json)
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(rules_load(&r, &e), 0);
 	jv *b = fixture_bubbles();
+	stall_profile p;
+	fixture_profile(b, &p);
 	kernel_traits t;
-	kernel_traits_from_bubbles(b, &t);
-	kernel_traits_add_platform(&t, b);
+	kernel_traits_from_profile(&p, &t);
+	kernel_traits_add_platform(&t, &p);
+	/* the mix: mfma executed (100), no lds_issue */
+	CHECK_INT(t.has_matrix_ops, TRI_YES);
+	CHECK_INT(t.has_shared_mem_traffic, TRI_NO);
+	CHECK_NEAR(t.evidence.mix_matrix, 100, 1e-9);
+	CHECK_STR(kernel_trait_get(&t, "language").s, "flydsl");
 	signal_inputs in;
-	signal_inputs_read(&in, b, NULL, NULL, NULL);
+	signal_inputs_fill(&in, &p, NULL, NULL, NULL);
 	CHECK_STR(in.largest_class, "vmem_wait");
 	CHECK_NEAR(in.largest_stall, 3000, 1e-9);
 	CHECK_NEAR(signal_inputs_class_stall(&in, "vmem_wait"), 3000, 1e-9);
@@ -78,6 +85,7 @@ TEST(recommend_typed_result_and_its_json)
 	CHECK(rr.recs == NULL && rr.n_recs == 0);
 	signal_map_release(&sig);
 	signal_inputs_release(&in);
+	profile_release(&p);
 	jv_free(b);
 	rules_release(&r);
 	fp_err_clear(&e);

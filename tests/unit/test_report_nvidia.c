@@ -98,12 +98,21 @@ TEST(nvidia_bound_matrix_from_tensor_instructions)
 	jv_free(b);
 }
 
+/* The platform traits of the profile a bubbles object reads back into. */
+static void platform_of(const jv *b, kernel_traits *t)
+{
+	stall_profile p;
+	fixture_profile(b, &p);
+	kernel_traits_add_platform(t, &p);
+	profile_release(&p);
+}
+
 TEST(nvidia_traits_platform_and_language)
 {
 	kernel_traits t;
 	kernel_traits_init(&t);
 	jv *b = nv_bubbles("k.cu");
-	kernel_traits_add_platform(&t, b);
+	platform_of(b, &t);
 	CHECK_INT(t.vendor, VENDOR_NVIDIA);
 	CHECK_INT(t.language, LANG_CUDA);
 	jv *o = kernel_traits_to_jv(&t);
@@ -112,18 +121,18 @@ TEST(nvidia_traits_platform_and_language)
 	jv_free(o);
 	jv_free(b);
 	b = nv_bubbles("tsm.py");
-	kernel_traits_add_platform(&t, b);
+	platform_of(b, &t);
 	CHECK_STR(kernel_trait_get(&t, "language").s, "triton");
 	jv_free(b);
 	b = nv_bubbles("k.txt"); /* neither: unknown, so rules of both languages apply */
-	kernel_traits_add_platform(&t, b);
+	platform_of(b, &t);
 	CHECK_INT(kernel_trait_get(&t, "language").kind, TRAIT_UNKNOWN);
 	o = kernel_traits_to_jv(&t);
 	CHECK(jv_get(o, "language") && jv_type_of(jv_get(o, "language")) == JV_NULL);
 	jv_free(o);
 	jv_free(b);
 	b = fixture_parse("{\"totals\":{}}"); /* no backend key: AMD, FlyDSL */
-	kernel_traits_add_platform(&t, b);
+	platform_of(b, &t);
 	CHECK_STR(kernel_trait_get(&t, "backend").s, "amd");
 	CHECK_STR(kernel_trait_get(&t, "language").s, "flydsl");
 	jv_free(b);

@@ -1,4 +1,4 @@
-/* Kernel traits from the trace or the bubbles object (kernel_traits.h). */
+/* Kernel traits from the trace or the stall profile (kernel_traits.h). */
 #include "core/diagnose/kernel_traits.h"
 
 #include <stdlib.h>
@@ -160,26 +160,25 @@ void kernel_traits_from_trace(const trace_dispatch *d, kernel_traits *t)
 	t->evidence.loop_iterations_per_wave = iters;
 }
 
-void kernel_traits_from_bubbles(const jv *bubbles, kernel_traits *t)
+void kernel_traits_from_profile(const stall_profile *p, kernel_traits *t)
 {
 	kernel_traits_init(t);
-	const jv *dyn = jv_get(jv_get(bubbles, "mix"), "dynamic");
-	double mfma = jv_num(jv_get(dyn, "mfma")), lds = jv_num(jv_get(dyn, "lds_issue"));
+	double mfma = (double)profile_mix_hits(p, "mfma");
+	double lds = (double)profile_mix_hits(p, "lds_issue");
 	t->has_matrix_ops = mfma > 0 ? TRI_YES : TRI_NO;
 	t->has_shared_mem_traffic = lds > 0 ? TRI_YES : TRI_NO;
 	t->evidence.mix_matrix = mfma;
 	t->evidence.mix_lds_issue = lds;
 }
 
-/* The language of the source files holding most stall among bubbles.lines (.py = Triton,
- * .cu/.cuh = CUDA), or unknown. */
-static kernel_language nvidia_language(const jv *bubbles)
+/* The language of the source files holding most stall among the profile's lines (.py =
+ * Triton, .cu/.cuh = CUDA), or unknown. */
+static kernel_language nvidia_language(const stall_profile *p)
 {
-	const jv *lines = jv_get(bubbles, "lines");
 	double py = 0, cu = 0;
-	for (size_t i = 0; i < jv_len(lines); i++) {
-		const char *src = jv_string(jv_get(jv_at(lines, i), "source"));
-		double st = jv_num(jv_get(jv_at(lines, i), "stall"));
+	for (size_t i = 0; i < p->n_lines; i++) {
+		const char *src = p->lines[i].source;
+		double st = (double)p->lines[i].stall;
 		const char *colon = src ? strrchr(src, ':') : NULL;
 		size_t n = colon ? (size_t)(colon - src) : (src ? strlen(src) : 0);
 		if (n >= 3 && strncmp(src + n - 3, ".py", 3) == 0)
@@ -193,13 +192,11 @@ static kernel_language nvidia_language(const jv *bubbles)
 	return py >= cu ? LANG_TRITON : LANG_CUDA;
 }
 
-void kernel_traits_add_platform(kernel_traits *t, const jv *bubbles)
+void kernel_traits_add_platform(kernel_traits *t, const stall_profile *p)
 {
-	const char *be = jv_string(jv_get(bubbles, "backend"));
-	int nv = be && strcmp(be, "nvidia") == 0;
 	t->platform_known = 1;
-	t->vendor = nv ? VENDOR_NVIDIA : VENDOR_AMD;
-	t->language = nv ? nvidia_language(bubbles) : LANG_FLYDSL;
+	t->vendor = p->vendor;
+	t->language = p->vendor == VENDOR_NVIDIA ? nvidia_language(p) : LANG_FLYDSL;
 }
 
 /* ---- the trait table: struct fields under their external names ---- */

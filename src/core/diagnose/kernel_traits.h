@@ -18,18 +18,21 @@
  *                    per wave (its hits / the hits of the kernel's first instruction): a
  *                    runtime loop; not judged from SASS (unknown)
  *   kind             "matrix" (has_matrix_ops) or "streaming" (none); unknown when that is
- *   backend          vendor: "amd" or "nvidia" (bubbles "backend", absent = amd)
+ *   backend          vendor: "amd" or "nvidia" (the stall profile's vendor: bubbles
+ *                    "backend", absent = amd)
  *   language         "flydsl", "triton" or "cuda": the knob vocabulary that fits. AMD traces
  *                    are FlyDSL kernels; on NVIDIA the extension of the source files that
- *                    hold most stall in bubbles.lines: .py = Triton, .cu/.cuh = CUDA; unknown
- *                    when no line has either (then rules of both languages apply)
+ *                    hold most stall in the profile's lines (bubbles.lines): .py = Triton,
+ *                    .cu/.cuh = CUDA; unknown when no line has either (then rules of both
+ *                    languages apply)
  * report.json adds "evidence" (the hit counts behind them; on NVIDIA matrix_latency, the samples
  * on tensor-core instructions, which the bound verdict reads) and "basis" (what they were
  * computed from), then backend, language and "platform_basis".
  *
- * From a trace every trait is known. From a `bubbles` object alone (no trace: a hand-made
- * fixture, an old bundle) has_matrix_ops and has_shared_mem_traffic come from mix.dynamic (the
- * mfma and lds_issue classes); has_shared_mem_dma and has_loop are unknown, and a rule that
+ * From a trace every trait is known. From a stall profile alone (no trace: one read back from a
+ * hand-made fixture or an old bundle's bubbles object) has_matrix_ops and has_shared_mem_traffic
+ * come from the dynamic mix (the mfma and lds_issue classes' executed instructions,
+ * profile_mix_hits); has_shared_mem_dma and has_loop are unknown, and a rule that
  * names an unknown trait still applies (absence of evidence does not suppress advice).
  * Nothing here fails; kernel_traits owns nothing. */
 #ifndef FLYPROF_CORE_KERNEL_TRAITS_H
@@ -37,6 +40,7 @@
 
 #include "base/json/jv.h"
 #include "model/classes.h"
+#include "model/profile.h"
 #include "model/trace.h"
 
 #include <stdint.h>
@@ -94,9 +98,9 @@ extern const kernel_trait_def kernel_trait_table[];
 /* Every trait unknown, basis mix, no platform. */
 void kernel_traits_init(kernel_traits *t);
 void kernel_traits_from_trace(const trace_dispatch *d, kernel_traits *t);
-void kernel_traits_from_bubbles(const jv *bubbles, kernel_traits *t);
-/* Sets vendor and language from the bubbles object. */
-void kernel_traits_add_platform(kernel_traits *t, const jv *bubbles);
+void kernel_traits_from_profile(const stall_profile *p, kernel_traits *t);
+/* Sets vendor and language from the profile (its vendor, the sources of its lines). */
+void kernel_traits_add_platform(kernel_traits *t, const stall_profile *p);
 /* The report.json kernel_traits object (owned by the caller). */
 jv *kernel_traits_to_jv(const kernel_traits *t);
 

@@ -333,19 +333,28 @@ jv *report_build(const report_inputs *in, const rules *r)
 	jv_set_str(rep, "backend", be && strcmp(be, "nvidia") == 0 ? "nvidia" : "amd");
 	jv_set_str(rep, "unit", w.unit);
 	jv_set_str(rep, "headline", "");
+	/* the typed profile everything below reads: the live one, else the one the bubbles object
+	 * reads back into (what cannot be read counts as absent: every figure 0) */
+	stall_profile read_back;
+	const stall_profile *p = in->profile;
+	if (!p) {
+		fp_err e = FP_ERR_INIT;
+		if (profile_from_json(b, "bubbles", &read_back, &e)) {
+			profile_release(&read_back);
+			profile_init(&read_back, VENDOR_AMD, UNIT_CYCLES, NULL);
+		}
+		fp_err_clear(&e);
+		p = &read_back;
+	}
 	kernel_traits traits;
 	if (in->traits)
 		traits = *in->traits;
 	else
-		kernel_traits_from_bubbles(b, &traits);
-	kernel_traits_add_platform(&traits, b);
-	/* the figures the bound and the rule signals read, once: from the live profile, else from
-	 * the one the bubbles object reads back into */
+		kernel_traits_from_profile(p, &traits);
+	kernel_traits_add_platform(&traits, p);
+	/* the figures the bound and the rule signals read, once */
 	signal_inputs si;
-	if (in->profile)
-		signal_inputs_fill(&si, in->profile, in->counters, in->occupancy, in->facts);
-	else
-		signal_inputs_read(&si, b, in->counters, in->occupancy, in->facts);
+	signal_inputs_fill(&si, p, in->counters, in->occupancy, in->facts);
 	bound_verdict bv;
 	bound_decide_inputs(&si, &traits, &bv);
 	jv *bound = jv_set(rep, "bound", bound_to_jv(&bv));
@@ -386,6 +395,8 @@ jv *report_build(const report_inputs *in, const rules *r)
 	jv_set(rep, "missing", in->missing ? jv_copy(in->missing) : jv_array());
 	jv_set(rep, "repro", in->repro ? jv_str(in->repro) : jv_null());
 	add_headline(rep, b, in->kernel);
+	if (p == &read_back)
+		profile_release(&read_back);
 	return rep;
 }
 

@@ -35,7 +35,7 @@ typedef struct report_inputs {
 	const jv *tile;	     /* tile.json or NULL */
 	const jv *missing;   /* array of strings: inputs that were absent, or NULL */
 	const jv *sources;   /* where the .py lines came from (codeobj_fill_sources), or NULL */
-	/* kernel_traits_from_trace, or NULL: derived from the bubbles mix */
+	/* kernel_traits_from_trace, or NULL: from the profile's mix (kernel_traits_from_profile) */
 	const kernel_traits *traits;
 	const jv *entry_buckets; /* evloc_scan_trace (evidence_loc.h), or NULL: no bucket known */
 	/* {isa_facts, launch_geometry, wave_facts, roofline, exposed_stall} (docs/diagnosis.md),

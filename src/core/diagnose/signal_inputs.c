@@ -27,19 +27,6 @@ static const prof_class *class_named(const stall_profile *p, const char *name)
 	return id >= 0 ? &p->classes[id] : NULL;
 }
 
-/* The executed instructions of the class named `name` as the bubbles mix.dynamic lists them: a
- * class with instructions its hits, the unclassed entry (class_name(vendor, -1)) its hits
- * unless a class of the same name already holds that key. */
-static double mix_hits(const stall_profile *p, const char *name)
-{
-	const prof_class *c = class_named(p, name);
-	if (c && c->hits)
-		return (double)c->hits;
-	if (p->n_unclassed && strcmp(name, class_name(p->vendor, -1)) == 0)
-		return (double)p->unclassed_hits;
-	return 0;
-}
-
 /* The first class with the most stall in rank order (none when nothing stalls). */
 static void read_largest(signal_inputs *in, const stall_profile *p)
 {
@@ -69,7 +56,7 @@ static void read_classes(signal_inputs *in, const stall_profile *p)
 			const prof_class *c = class_named(p, name);
 			in->class_stall[v][id] = c ? (double)c->stall : 0;
 			in->class_latency[v][id] = c ? (double)c->latency : 0;
-			in->class_hits[v][id] = mix_hits(p, name);
+			in->class_hits[v][id] = (double)profile_mix_hits(p, name);
 		}
 	read_largest(in, p);
 	for (int id = 0; id < NORM__COUNT; id++)
