@@ -93,7 +93,7 @@ int analysis_bubbles(cmd_ctx *ctx, analysis_input *in, const bubbles_params *p, 
 
 int analysis_classify(cmd_ctx *ctx, analysis_input *in, stall_profile *p)
 {
-	bubbles_params q = {0, -1, 0};
+	bubbles_params q = {0, -1, 0, NULL};
 	jv *scratch = jv_array();
 	int rc = in->disp.be->fill(&in->disp, &q, p, scratch, &ctx->err);
 	jv_free(scratch);

@@ -90,7 +90,7 @@ static int write_timeline(cmd_ctx *ctx, const analysis_input *in, size_t top, co
 
 int cmd_bubbles(cmd_ctx *ctx)
 {
-	bubbles_params o;
+	bubbles_params o = {0, -1, 0, NULL};
 	analysis_input in;
 	memset(&in, 0, sizeof in);
 	if (read_opts(ctx, &o) || analysis_open(ctx, &in)) {

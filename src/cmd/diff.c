@@ -35,7 +35,7 @@ static jv *from_trace(cmd_ctx *ctx, const char *path, const char **source)
 	*source = "trace (analysed now)";
 	if (bundle_open(&b, path, &ctx->err))
 		return NULL;
-	bubbles_params o = {3, -1, 0};
+	bubbles_params o = {3, -1, 0, NULL};
 	if (backend_open(&b, opts_str(&ctx->opts, "tag"), opts_str(&ctx->opts, "dispatch"), &d,
 			 &ctx->err) == 0 &&
 	    backend_bubbles(&d, &o, &out, NULL, ctx->warnings, &ctx->err) != 0)

@@ -33,6 +33,9 @@
 #include <string.h>
 
 #define VARIATION_MAX_DISPATCHES 5 /* the analysed one plus up to 4 others */
+/* Parsed waves the bubbles pass keeps for the wave-facts pass (16 bytes a record): the corpus
+ * softmax fits; a larger trace has the rest read again. */
+#define REPORT_KEEP_BUDGET ((size_t)32 << 20)
 
 const opt_spec report_opts[] = {
     {"sarif", 0, OPT_STR, "FILE", NULL, NULL, 0,
@@ -55,6 +58,7 @@ typedef struct gathered {
 	char *repro;
 	char arch[32]; /* from the capture's agent-info CSV when nothing else names it */
 	wave_pass_timeline timeline; /* REPORT.html's, from the wave-facts pass */
+	wave_keep keep;		     /* waves the bubbles pass kept for the wave-facts pass */
 } gathered;
 
 static void gathered_release(gathered *g)
@@ -74,6 +78,7 @@ static void gathered_release(gathered *g)
 	jv_free(g->ncu);
 	free(g->repro);
 	wave_pass_timeline_release(&g->timeline);
+	wave_keep_release(&g->keep);
 }
 
 static void missing(cmd_ctx *ctx, gathered *g, const char *what, const char *consequence)
@@ -271,13 +276,14 @@ static jv *facts_obj(cmd_ctx *ctx, gathered *g, const analysis_input *in)
 	fp_err e = FP_ERR_INIT;
 	int want_tl = in->out && in->trace->dir && in->choice->dir &&
 		      !strcmp(in->choice->dir, in->trace->dir);
-	if (in->trace->dir && wave_facts_and_exposed(in->trace->dir, in->trace, &wf, &ex,
+	if (in->trace->dir && wave_facts_and_exposed(in->trace->dir, in->trace, &g->keep, &wf, &ex,
 						     want_tl ? &g->timeline : NULL, &e) == 0) {
 		jv_set(f, "wave_facts", wf);
 		jv_set(f, "exposed_stall", ex);
 	} else if (in->trace->dir)
 		ctx_warn(ctx, "idle waves and exposed stall skipped: %s", e.message);
 	fp_err_clear(&e);
+	wave_keep_release(&g->keep); /* consumed */
 	char from[256];
 	roofline_inputs ri = {.soc = g->spec,
 			      .isa_facts = jv_get(f, "isa_facts"),
@@ -321,7 +327,7 @@ static jv *variation(cmd_ctx *ctx, const analysis_input *in, const stall_profile
 	ps[n] = main_p, ids[n++] = in->choice->id;
 	char *dcopy = xstrdup(in->choice->dir);
 	const char *parent = dirname(dcopy);
-	bubbles_params o = {3, -1, threads};
+	bubbles_params o = {3, -1, threads, NULL};
 	for (size_t i = 0; i < jv_len(cands) && n < VARIATION_MAX_DISPATCHES; i++) {
 		const char *name = jv_string(jv_get(jv_at(cands, i), "dir"));
 		const char *id = jv_string(jv_get(jv_at(cands, i), "id"));
@@ -378,7 +384,8 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 			       (long long)threads);
 	/* every list complete: report_build takes its own top entries, REPORT.html's annotated
 	 * source needs every instruction and wait */
-	bubbles_params bo = {0, -1, (int)threads};
+	bubbles_params bo = {0, -1, (int)threads, &g->keep};
+	wave_keep_init(&g->keep, REPORT_KEEP_BUDGET);
 	/* code objects saved beside the trace fill missing .py lines and the kernel resources */
 	g->sources =
 	    (analysis_vendor(in) == VENDOR_NVIDIA) ? jv_object() : codeobj_fill_sources(in->trace);

@@ -78,7 +78,7 @@ static jv *run(const char *dir, int threads, jv *warnings)
 	trace_dispatch_init(&d);
 	fp_err e = FP_ERR_INIT;
 	jv *out = NULL;
-	bubbles_params o = {0, -1, threads};
+	bubbles_params o = {0, -1, threads, NULL};
 	if (att_code_read(dir, &d, &e) == 0)
 		bubbles_compute(&d, NULL, &o, &out, NULL, warnings, &e);
 	if (e.set)

@@ -185,7 +185,7 @@ TEST(att_tiny_dispatch_end_to_end)
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(att_code_read(dir, &d, &e), 0);
 	jv *w = jv_array(), *r = NULL;
-	bubbles_params o = {10, 5, 1};
+	bubbles_params o = {10, 5, 1, NULL};
 	CHECK_INT(bubbles_compute(&d, NULL, &o, &r, NULL, w, &e), 0);
 	if (!r) {
 		t_fail(__FILE__, __LINE__, "%s", e.message);
@@ -232,7 +232,7 @@ TEST(att_tiny_dispatch_end_to_end)
 	trace_dispatch_init(&d2);
 	CHECK_INT(att_code_read(dir, &d2, &e), 0);
 	w = jv_array();
-	bubbles_params plain = {10, -1, 2};
+	bubbles_params plain = {10, -1, 2, NULL};
 	CHECK_INT(bubbles_compute(&d2, NULL, &plain, &r, NULL, w, &e), 0);
 	const jv *wc2 = jv_get(r, "wave_check");
 	CHECK(t_truth(jv_get(wc2, "idle_match")) == 0 && jv_is_true(jv_get(wc2, "stall_match")));
@@ -245,7 +245,7 @@ TEST(att_tiny_dispatch_end_to_end)
 	jv_free(w);
 	trace_dispatch_release(&d2);
 
-	bubbles_params bad = {10, 99, 1};
+	bubbles_params bad = {10, 99, 1, NULL};
 	w = jv_array();
 	CHECK_INT(bubbles_compute(&d, NULL, &bad, &r, NULL, w, &e), -1);
 	CHECK_INT(e.code, ERR_NO_MATCH);

@@ -128,7 +128,7 @@ static int bubbles_on(const char *dir, jv *warnings, fp_err *e)
 {
 	trace_dispatch d;
 	trace_dispatch_init(&d);
-	bubbles_params o = {10, -1, 2};
+	bubbles_params o = {10, -1, 2, NULL};
 	jv *out = NULL;
 	int rc = att_code_read(dir, &d, e);
 	if (rc == 0)

@@ -5,6 +5,9 @@
 #include "base/fileio.h"
 #include "base/xalloc.h"
 #include "core/analysis/wave_facts.h"
+#include "base/json/json_write.h"
+#include "base/strbuf.h"
+#include "core/amd/wave_agg.h"
 #include "read/amd/att_code.h"
 
 #include <stdio.h>
@@ -66,7 +69,7 @@ TEST(exposed_stall_known_by_construction)
 	wave_file(dir, "se0_sm0_sl2_wv0.json", 2, "[0,9,100,100,2]");
 	jv *wf = NULL, *ex = NULL;
 	fp_err e = FP_ERR_INIT;
-	CHECK_INT(wave_facts_and_exposed(dir, &d, &wf, &ex, NULL, &e), 0);
+	CHECK_INT(wave_facts_and_exposed(dir, &d, NULL, &wf, &ex, NULL, &e), 0);
 	CHECK_INT(jv_i64(jv_get(ex, "simds")), 2);
 	CHECK_INT(jv_i64(jv_get(ex, "window_cycles")), 200);
 	/* wave A's store issues 48..52 on the first SIMD */
@@ -86,6 +89,49 @@ TEST(exposed_stall_known_by_construction)
 	jv_free(ex);
 	fp_err_clear(&e);
 	trace_dispatch_release(&d);
+}
+
+/* The same SIMD with every time and length times 2^24: a window too long for a counter per
+ * cycle, so the events take the radix sort (three 11-bit passes); every figure scales. */
+TEST(exposed_stall_long_window_radix_sort)
+{
+	char *dir = path_join(t_tmpdir(), "longwin");
+	fp_err me = FP_ERR_INIT;
+	CHECK_INT(file_mkdirs(dir, &me), 0);
+	trace_dispatch d;
+	trace_dispatch_init(&d);
+	add(&d, 2, "s_waitcnt vmcnt(0)", TAX_VMEM_WAIT);
+	add(&d, 3, "v_add_f32_e32 v1, v2, v3", TAX_VALU);
+	add(&d, 4, "s_barrier", TAX_BARRIER);
+	const long long m = 1ll << 24;
+	char a[256], b[256], p[512];
+	snprintf(a, sizeof a, "[0,9,%lld,%lld,2],[%lld,6,0,%lld,3]", 40 * m, 44 * m, 44 * m, 4 * m);
+	snprintf(b, sizeof b, "[0,6,0,%lld,3],[%lld,9,%lld,%lld,4]", 4 * m, 4 * m, 60 * m, 60 * m);
+	static const char *const names[] = {"se0_sm0_sl0_wv0.json", "se0_sm0_sl1_wv0.json"};
+	const char *insts[] = {a, b};
+	for (int i = 0; i < 2; i++) {
+		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+		FILE *f = fopen(p, "w");
+		fprintf(f,
+			"{\"name\":\"SE0\",\"duration\":%lld,\"wave\":{\"cu\":1,\"id\":0,"
+			"\"simd\":0,\"slot\":0,\"begin\":0,\"end\":%lld,\"instructions\":[%s],"
+			"\"timeline\":[[2,%lld]],\"waitcnt\":[]}}",
+			100 * m, 100 * m, insts[i], 100 * m);
+		fclose(f);
+	}
+	jv *ex = NULL;
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(wave_facts_and_exposed(dir, &d, NULL, NULL, &ex, NULL, &e), 0);
+	CHECK_INT(jv_i64(jv_get(ex, "window_cycles")), 100 * m);
+	CHECK_INT(jv_i64(jv_get(ex, "issue_cycles")), 12 * m);
+	CHECK_NEAR(jv_num(jv_get(ex, "exposed_cycles")), (36 + 16) * (double)m, 1e-9);
+	CHECK_INT(jv_i64(jv_get(ex, "empty_cycles")), 36 * m);
+	CHECK_NEAR(jv_num(jv_get(cls(ex, "vmem_wait"), "exposed")), 18 * (double)m, 1e-9);
+	CHECK_NEAR(jv_num(jv_get(cls(ex, "barrier"), "exposed")), (18 + 16) * (double)m, 1e-9);
+	jv_free(ex);
+	fp_err_clear(&e);
+	trace_dispatch_release(&d);
+	free(dir);
 }
 
 TEST(wave_facts_idle_waves)
@@ -109,7 +155,7 @@ TEST(wave_facts_idle_waves)
 	wave_file(sub, "se1_sm0_sl0_wv0.json", 1, "[0,9,30,30,2]");
 	jv *wf = NULL;
 	fp_err e = FP_ERR_INIT;
-	CHECK_INT(wave_facts_and_exposed(sub, &d, &wf, NULL, NULL, &e), 0);
+	CHECK_INT(wave_facts_and_exposed(sub, &d, NULL, &wf, NULL, NULL, &e), 0);
 	CHECK_INT(jv_i64(jv_get(wf, "idle_waves")), 3);
 	CHECK_NEAR(jv_num(jv_get(wf, "idle_pct")), 75, 1e-9);
 	CHECK_NEAR(jv_num(jv_get(cls(wf, "smem_wait"), "idle_wave_share_pct")), 100, 1e-9);
@@ -176,7 +222,7 @@ static void same_timeline_both_ways(const char *dir, trace_dispatch *d)
 	wave_pass_timeline tl;
 	memset(&tl, 0, sizeof tl);
 	jv *wf = NULL, *ex = NULL;
-	CHECK_INT(wave_facts_and_exposed(dir, d, &wf, &ex, &tl, &e), 0);
+	CHECK_INT(wave_facts_and_exposed(dir, d, NULL, &wf, &ex, &tl, &e), 0);
 	CHECK_INT(tl.built, 1);
 	if (tl.built)
 		check_same_timeline(&own, &tl.t);
@@ -220,7 +266,7 @@ TEST(wave_pass_timeline_equals_name_order_build)
 	memset(&tl, 0, sizeof tl);
 	jv *wf = NULL;
 	fp_err e = FP_ERR_INIT;
-	CHECK_INT(wave_facts_and_exposed(empty, &d, &wf, NULL, &tl, &e), 0);
+	CHECK_INT(wave_facts_and_exposed(empty, &d, NULL, &wf, NULL, &tl, &e), 0);
 	CHECK_INT(tl.built, 0);
 	CHECK_INT(tl.err.code, ERR_NO_ARTIFACT);
 	wave_pass_timeline_release(&tl);
@@ -246,6 +292,57 @@ TEST(wave_pass_timeline_equals_build_corpus)
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(att_code_read(dir, &d, &e), 0);
 	same_timeline_both_ways(dir, &d);
+	fp_err_clear(&e);
+	trace_dispatch_release(&d);
+	free(dir);
+}
+
+static char *facts_text(const char *dir, trace_dispatch *d, wave_keep *keep)
+{
+	jv *wf = NULL, *ex = NULL;
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(wave_facts_and_exposed(dir, d, keep, &wf, &ex, NULL, &e), 0);
+	strbuf sb = STRBUF_INIT;
+	json_write(&sb, wf, 0);
+	json_write(&sb, ex, 0);
+	jv_free(wf);
+	jv_free(ex);
+	fp_err_clear(&e);
+	return sb_detach(&sb);
+}
+
+/* Waves kept by the bubbles pass (all of them, or as many as a small budget holds, the rest
+ * read again) give the facts that reading every file gives. */
+TEST(wave_keep_gives_the_same_facts_corpus)
+{
+	const char *c = t_corpus();
+	if (!c) {
+		t_skip("FLYPROF_CORPUS not set");
+		return;
+	}
+	char *dir = path_join(c, "softmax/att/big/ui_output_agent_47920_dispatch_13");
+	trace_dispatch d;
+	trace_dispatch_init(&d);
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(att_code_read(dir, &d, &e), 0);
+	char *want = facts_text(dir, &d, NULL);
+	static const size_t budgets[] = {(size_t)64 << 20, (size_t)4 << 20, 0};
+	for (int i = 0; i < 3; i++) {
+		wave_keep k;
+		wave_keep_init(&k, budgets[i]);
+		wave_agg agg;
+		CHECK_INT(wave_agg_run(dir, &d, 2, -1, &k, &agg, &e), 0);
+		size_t kept = 0;
+		for (size_t f = 0; f < k.n; f++)
+			kept += k.w[f].insts != NULL;
+		CHECK(i == 0 ? kept == k.n : i == 1 ? kept > 0 && kept < k.n : kept == 0);
+		char *got = facts_text(dir, &d, &k);
+		CHECK_STR(got, want);
+		free(got);
+		wave_agg_release(&agg);
+		wave_keep_release(&k);
+	}
+	free(want);
 	fp_err_clear(&e);
 	trace_dispatch_release(&d);
 	free(dir);

@@ -350,7 +350,7 @@ TEST(report_kind_corpus_rmsnorm)
 	trace_dispatch_init(&d);
 	fp_err e = FP_ERR_INIT;
 	jv *b = NULL, *warn = jv_array();
-	bubbles_params o = {10, -1, 1};
+	bubbles_params o = {10, -1, 1, NULL};
 	CHECK_INT(att_code_read(dir, &d, &e), 0);
 	CHECK_INT(bubbles_compute(&d, NULL, &o, &b, NULL, warn, &e), 0);
 	kernel_traits traits;

@@ -7,6 +7,7 @@
 #include "read/amd/att_scan.h"
 #include "read/amd/att_wave.h"
 #include "core/amd/dispatch_select.h"
+#include "core/amd/wave_keep.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -28,6 +29,7 @@ typedef struct shared {
 	char **files;
 	size_t n_files, n_lines;
 	int64_t detail_line;
+	wave_keep *keep; /* NULL, or where each parsed file is kept for a later pass */
 	atomic_size_t next;
 	atomic_size_t min_err; /* index of the first failing file seen, or SIZE_MAX */
 } shared;
@@ -206,6 +208,8 @@ static int do_file(worker *k, size_t i)
 	}
 	k->acc.bytes = trace_add(k->acc.bytes, (int64_t)len);
 	fold(k, i);
+	if (sh->keep)
+		wave_keep_put(sh->keep, i, &k->w);
 	return 0;
 }
 
@@ -401,12 +405,14 @@ static void run_workers(worker *ks, int nk)
 }
 
 int wave_agg_run(const char *dir, const trace_dispatch *d, int threads, int64_t detail_line,
-		 wave_agg *out, fp_err *e)
+		 wave_keep *keep, wave_agg *out, fp_err *e)
 {
 	memset(out, 0, sizeof *out);
 	out->files = list_wave_files(dir, &out->n_files, e);
 	if (!out->files)
 		return -1;
+	if (keep)
+		wave_keep_files(keep, out->files, out->n_files);
 	int64_t ml = max_line(d);
 	out->n_lines = ml >= 0 ? (size_t)ml + 1 : 1;
 	out->lines = xcalloc(out->n_lines, sizeof *out->lines);
@@ -420,6 +426,7 @@ int wave_agg_run(const char *dir, const trace_dispatch *d, int threads, int64_t 
 	sh.n_files = out->n_files;
 	sh.n_lines = out->n_lines;
 	sh.detail_line = detail_line;
+	sh.keep = keep;
 	atomic_init(&sh.next, 0);
 	atomic_init(&sh.min_err, SIZE_MAX);
 	int nk = worker_count(threads, out->n_files);

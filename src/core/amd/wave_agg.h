@@ -12,11 +12,14 @@
  * Determinism: files are handed to one worker per core (pthreads) from a shared counter; all
  * merged quantities are sums, pair lists are sorted, detail rows are ordered by file, and when
  * several files are malformed the error of the first one in name order is returned. So output
- * never depends on thread timing. */
+ * never depends on thread timing.
+ *
+ * keep (may be NULL) is given every parsed file for a later pass (wave_keep.h, bounded). */
 #ifndef FLYPROF_CORE_WAVE_AGG_H
 #define FLYPROF_CORE_WAVE_AGG_H
 
 #include "base/err.h"
+#include "core/amd/wave_keep.h"
 #include "model/trace.h"
 
 #include <stddef.h>
@@ -70,7 +73,7 @@ typedef struct wave_agg {
  * first malformed file in name order: BAD_INPUT; or INTERRUPTED after SIGINT/SIGTERM, which
  * the workers check between files) *out holds nothing to release. */
 int wave_agg_run(const char *dir, const trace_dispatch *d, int threads, int64_t detail_line,
-		 wave_agg *out, fp_err *e);
+		 wave_keep *keep, wave_agg *out, fp_err *e);
 void wave_agg_release(wave_agg *a);
 
 #endif

@@ -18,20 +18,12 @@ typedef struct ev {
 
 #define EV_RADIX_BITS 11
 
-/* Sorts the events by time, events of equal time kept in the order they were made (a stable
- * LSD radix sort on t - min, 11 bits a pass: the order the merge sort of qsort gave, without
- * its compares and moves, which were half of report's time). Returns the sorted array, which
- * is evs or tmp (both n long). */
-static ev *sort_events(ev *evs, ev *tmp, size_t n)
+/* Bucket sort by the time itself when the window is this small (a counter per cycle). */
+#define EV_COUNT_MAX ((uint64_t)1 << 21)
+
+/* Stable LSD radix sort on t - lo, 11 bits a pass. */
+static ev *radix_events(ev *evs, ev *tmp, size_t n, int64_t lo, uint64_t range)
 {
-	if (n < 2)
-		return evs;
-	int64_t lo = evs[0].t, hi = evs[0].t;
-	for (size_t i = 1; i < n; i++) {
-		lo = evs[i].t < lo ? evs[i].t : lo;
-		hi = evs[i].t > hi ? evs[i].t : hi;
-	}
-	uint64_t range = (uint64_t)hi - (uint64_t)lo;
 	ev *src = evs, *dst = tmp;
 	size_t pos[1u << EV_RADIX_BITS]; /* 16 KB */
 	for (unsigned shift = 0; shift < 64 && range >> shift; shift += EV_RADIX_BITS) {
@@ -52,6 +44,31 @@ static ev *sort_events(ev *evs, ev *tmp, size_t n)
 		dst = t;
 	}
 	return src;
+}
+
+/* Sorts the events by time, events of equal time kept in the order they were made (the order
+ * the merge sort of qsort gave, without its compares and moves, which were half of report's
+ * time). lo and hi bound the times. A SIMD's window is short (a few hundred thousand cycles in
+ * the corpus): then one counter per cycle, one counting pass and one move of each event; the
+ * moves of one wave's events go forward through the output, where radix passes scattered them
+ * over 2,048 places twice. Longer windows take the radix sort. Returns the sorted array, which
+ * is evs or tmp (both n long). */
+static ev *sort_events(ev *evs, ev *tmp, size_t n, int64_t lo, int64_t hi)
+{
+	if (n < 2)
+		return evs;
+	uint64_t range = (uint64_t)hi - (uint64_t)lo;
+	if (range >= EV_COUNT_MAX || range > 8 * (uint64_t)n || n >= UINT32_MAX)
+		return radix_events(evs, tmp, n, lo, range);
+	uint32_t *pos = xcalloc(range + 2, sizeof *pos);
+	for (size_t i = 0; i < n; i++)
+		pos[(uint64_t)evs[i].t - (uint64_t)lo + 1]++;
+	for (uint64_t k = 1; k <= range + 1; k++)
+		pos[k] += pos[k - 1];
+	for (size_t i = 0; i < n; i++)
+		tmp[pos[(uint64_t)evs[i].t - (uint64_t)lo]++] = evs[i];
+	free(pos);
+	return tmp;
 }
 
 void exposed_init(exposed_acc *a, const trace_dispatch *d)
@@ -134,6 +151,7 @@ void exposed_group(exposed_acc *a, const wave_group *g)
 	if (!g->n || hi <= lo)
 		return;
 	ev *evs = xmalloc((cap ? cap : 1) * sizeof *evs);
+	int64_t ev_lo = INT64_MAX, ev_hi = INT64_MIN; /* the events' times, for the sort */
 	for (size_t w = 0; w < g->n; w++)
 		for (size_t r = 0; r < g->waves[w].n_insts; r++) {
 			const att_wave_inst *in = &g->waves[w].insts[r];
@@ -151,9 +169,15 @@ void exposed_group(exposed_acc *a, const wave_group *g)
 				evs[n_ev++] = (ev){in->time + st, -1, 0, +1, 0};
 				evs[n_ev++] = (ev){in->time + in->duration, -1, 0, -1, 0};
 			}
+			if (st > 0 || in->duration > st) {
+				int64_t last =
+				    in->duration > st ? in->time + in->duration : in->time + st;
+				ev_lo = in->time < ev_lo ? in->time : ev_lo;
+				ev_hi = last > ev_hi ? last : ev_hi;
+			}
 		}
 	ev *tmp = xmalloc((n_ev ? n_ev : 1) * sizeof *tmp);
-	const ev *sorted = sort_events(evs, tmp, n_ev);
+	const ev *sorted = sort_events(evs, tmp, n_ev, ev_lo, ev_hi);
 	active *act = xcalloc(g->n + 1, sizeof *act);
 	size_t n_act = 0;
 	int issuing = 0;

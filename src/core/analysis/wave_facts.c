@@ -137,8 +137,8 @@ static void on_file(void *ctx, const char *name, size_t rank, const att_wave *w)
 		wave_timeline_add(b->tl, name, rank, w);
 }
 
-int wave_facts_and_exposed(const char *dir, const trace_dispatch *d, jv **wave_facts, jv **exposed,
-			   wave_pass_timeline *tl, fp_err *e)
+int wave_facts_and_exposed(const char *dir, const trace_dispatch *d, wave_keep *keep,
+			   jv **wave_facts, jv **exposed, wave_pass_timeline *tl, fp_err *e)
 {
 	both b;
 	wave_facts_init(&b.wf, d);
@@ -149,7 +149,7 @@ int wave_facts_and_exposed(const char *dir, const trace_dispatch *d, jv **wave_f
 		if (wave_timeline_begin(dir, 0, &tl->t, &tl->err) == 0)
 			b.tl = &tl->t;
 	}
-	int rc = wave_scan_each(dir, on_group, b.tl ? on_file : NULL, &b, e);
+	int rc = wave_scan_each(dir, keep, on_group, b.tl ? on_file : NULL, &b, e);
 	if (!rc && wave_facts)
 		*wave_facts = wave_facts_to_json(&b.wf);
 	if (!rc && exposed)

@@ -48,10 +48,12 @@ typedef struct wave_pass_timeline {
 } wave_pass_timeline;
 
 /* Reads the dispatch directory once and fills both objects (either pointer may be NULL) and,
- * when tl is not NULL, the timeline. d's instruction classes (klass) must be set (the bubbles
- * analysis does it). Returns 0 or -1 with e set (then tl is not built and says the same). */
-int wave_facts_and_exposed(const char *dir, const trace_dispatch *d, jv **wave_facts, jv **exposed,
-			   wave_pass_timeline *tl, fp_err *e);
+ * when tl is not NULL, the timeline. Files that `keep` holds (the bubbles pass kept them; may be
+ * NULL) are taken from it instead of read again. d's instruction classes (klass) must be set (the
+ * bubbles analysis does it). Returns 0 or -1 with e set (then tl is not built and says the same).
+ */
+int wave_facts_and_exposed(const char *dir, const trace_dispatch *d, wave_keep *keep,
+			   jv **wave_facts, jv **exposed, wave_pass_timeline *tl, fp_err *e);
 void wave_pass_timeline_release(wave_pass_timeline *tl);
 
 #endif

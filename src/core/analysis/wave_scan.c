@@ -46,6 +46,7 @@ typedef struct reader {
 	char *buf;
 	size_t cap;
 	wave_file_fn file_fn;
+	wave_keep *keep; /* files an earlier pass kept: not read again */
 } reader;
 
 /* Parses files [from, to) of one (SE, SIMD) and calls fn per CU among them. */
@@ -55,6 +56,11 @@ static int one_group(reader *rd, const wfile *fs, size_t from, size_t to, att_wa
 	for (size_t i = from; i < to; i++) {
 		if (signals_pending())
 			return fp_fail(e, ERR_INTERRUPTED, "interrupted while reading wave files");
+		if (rd->keep && wave_keep_take(rd->keep, fs[i].name, &ws[i - from])) {
+			if (rd->file_fn)
+				rd->file_fn(ctx, fs[i].name, fs[i].rank, &ws[i - from]);
+			continue;
+		}
 		char *p = path_join(rd->dir, fs[i].name);
 		size_t len = 0;
 		int rc = input_read_into_at(rd->dirfd, rd->dirfd == AT_FDCWD ? p : fs[i].name, p,
@@ -89,10 +95,11 @@ static int one_group(reader *rd, const wfile *fs, size_t from, size_t to, att_wa
 
 int wave_scan(const char *dir, wave_group_fn fn, void *ctx, fp_err *e)
 {
-	return wave_scan_each(dir, fn, NULL, ctx, e);
+	return wave_scan_each(dir, NULL, fn, NULL, ctx, e);
 }
 
-int wave_scan_each(const char *dir, wave_group_fn fn, wave_file_fn file_fn, void *ctx, fp_err *e)
+int wave_scan_each(const char *dir, wave_keep *keep, wave_group_fn fn, wave_file_fn file_fn,
+		   void *ctx, fp_err *e)
 {
 	size_t n = 0;
 	char **names = file_list_dir(dir, &n, e);
@@ -106,7 +113,7 @@ int wave_scan_each(const char *dir, wave_group_fn fn, wave_file_fn file_fn, void
 			fs[m++].name = names[i];
 		}
 	qsort(fs, m, sizeof *fs, wfile_cmp);
-	reader rd = {dir, open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), NULL, 0, file_fn};
+	reader rd = {dir, open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), NULL, 0, file_fn, keep};
 	if (rd.dirfd < 0)
 		rd.dirfd = AT_FDCWD;
 	int rc = 0;

@@ -10,6 +10,7 @@
 #define FLYPROF_CORE_ANALYSIS_WAVE_SCAN_H
 
 #include "base/err.h"
+#include "core/amd/wave_keep.h"
 #include "read/amd/att_wave.h"
 
 #include <stddef.h>
@@ -28,8 +29,11 @@ typedef void (*wave_file_fn)(void *ctx, const char *name, size_t rank, const att
 
 /* Returns 0, or -1 with e set (the directory unreadable, a malformed wave file). */
 int wave_scan(const char *dir, wave_group_fn fn, void *ctx, fp_err *e);
-/* The same, also handing every parsed file to file_fn (may be NULL). INTERRUPTED after
- * SIGINT/SIGTERM (checked between files). */
-int wave_scan_each(const char *dir, wave_group_fn fn, wave_file_fn file_fn, void *ctx, fp_err *e);
+/* The same, also handing every parsed file to file_fn (may be NULL); files that `keep` (may be
+ * NULL) holds are taken from it instead of read (their waitcnt pairs and categories are not
+ * kept: fn and file_fn must not need them). INTERRUPTED after SIGINT/SIGTERM (checked between
+ * files). */
+int wave_scan_each(const char *dir, wave_keep *keep, wave_group_fn fn, wave_file_fn file_fn,
+		   void *ctx, fp_err *e);
 
 #endif

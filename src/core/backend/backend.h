@@ -35,9 +35,10 @@
 /* What a fill computes. (Named bubbles_params, not bubbles_opts: that name is the option table
  * of src/cmd/bubbles.c.) */
 typedef struct bubbles_params {
-	size_t top;	     /* length of hotspots, lines, waits; 0 = everything */
-	int64_t detail_line; /* --detail CODE_LINE, or -1 (AMD only) */
-	int threads;	     /* wave-file workers; 0 = one per online core */
+	size_t top;		/* length of hotspots, lines, waits; 0 = everything */
+	int64_t detail_line;	/* --detail CODE_LINE, or -1 (AMD only) */
+	int threads;		/* wave-file workers; 0 = one per online core */
+	struct wave_keep *keep; /* NULL, or where the AMD pass keeps parsed waves (wave_keep.h) */
 } bubbles_params;
 
 struct backend;
