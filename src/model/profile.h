@@ -189,13 +189,23 @@ double profile_pct(int64_t part, int64_t whole);
 jv *profile_to_json(const stall_profile *p);
 /* One wait as the bubbles "waits" entry (also the AMD --detail view's "wait"). */
 jv *profile_wait_json(const stall_profile *p, const prof_wait *w);
+/* Parts of the bubbles entries, for readers that quote them (report.json's evidence): an
+ * instruction's code_line, isa and source keys into o; one entry of a wait's "producers"; a
+ * wait's "split" object; a producer's isa ("?" when its line is not in the trace) and source
+ * ("" then). */
+void profile_inst_fields(jv *o, const stall_profile *p, size_t inst);
+jv *profile_producer_json(const stall_profile *p, const prof_producer *x);
+jv *profile_wait_split_json(const prof_wait *w);
+const char *profile_producer_isa(const stall_profile *p, const prof_producer *x);
+const char *profile_producer_source(const stall_profile *p, const prof_producer *x);
 /* Reads a bubbles object (or a report whose "totals" and "classes" are the same) back into a
  * profile: vendor (from "backend", absent = AMD), unit (from "unit" or totals.unit, absent =
  * cycles), dispatch kernel/arch/id, totals, classes (in the file's order, each with its "top"
  * instructions), normalised sums (the "normalized" list where the document has one, else summed
  * from the classes), the dynamic mix (mix.dynamic sets each class's hits, a name outside the
  * class table counts as unclassed), the listed waits (their stall, class, waves and split; the
- * wait order is the file's), the listed source lines (read as leniently as a reader of the
+ * wait order is the file's; their producers with the instructions they name), the listed
+ * source lines (read as leniently as a reader of the
  * file would: a missing or mistyped number counts 0), the kernel duration when the document
  * has one. Hotspots stay empty; trace is own_trace. Returns 0, or -1 with e set (BAD_INPUT: what
  * key is missing or mistyped). */

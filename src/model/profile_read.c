@@ -224,6 +224,37 @@ static int read_mix(const jv *doc, const char *name, stall_profile *p, fp_err *e
 	return 0;
 }
 
+static tax_prod prod_lookup(const char *s)
+{
+	for (int t = 0; s && t < PROD__COUNT; t++)
+		if (strcmp(tax_prod_name((tax_prod)t), s) == 0)
+			return (tax_prod)t;
+	return PROD_OTHER;
+}
+
+/* A wait's producers: their line, type and waves, and the instruction each names (appended to
+ * own_trace, so the isa and source the file lists are what the profile holds). */
+static int read_producers(const jv *o, const char *name, stall_profile *p, size_t wi, fp_err *e)
+{
+	const jv *arr = jv_get(o, "producers");
+	if (jv_type_of(arr) != JV_ARRAY || !jv_len(arr))
+		return 0;
+	size_t n = jv_len(arr);
+	prof_producer *x = xcalloc(n, sizeof *x);
+	p->waits[wi].producers = x;
+	for (size_t i = 0; i < n; i++) {
+		const jv *q = jv_at(arr, i);
+		x[i].code_line = -1;
+		if (opt_int(q, "code_line", &x[i].code_line, name, "waits[].producers[]", e) ||
+		    opt_int(q, "waves", &x[i].waves, name, "waits[].producers[]", e))
+			return -1;
+		x[i].type = prod_lookup(jv_string(jv_get(q, "type")));
+		x[i].inst = (long)add_inst(p, q, -1);
+		p->waits[wi].n_producers = i + 1;
+	}
+	return 0;
+}
+
 /* The listed waits, in the file's order. */
 static int read_waits(const jv *doc, const char *name, stall_profile *p, fp_err *e)
 {
@@ -247,6 +278,8 @@ static int read_waits(const jv *doc, const char *name, stall_profile *p, fp_err 
 				return -1;
 		w->producers_known =
 		    !jv_get(o, "producers_known") || jv_is_true(jv_get(o, "producers_known"));
+		if (read_producers(o, name, p, p->n_waits - 1, e))
+			return -1;
 		p->wait_order[p->n_wait_order++] = p->n_waits - 1;
 	}
 	p->waits_total = p->n_wait_order;

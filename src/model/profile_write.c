@@ -80,6 +80,11 @@ static void inst_fields(jv *o, const trace_inst *t)
 	jv_set_str(o, "source", t->source);
 }
 
+void profile_inst_fields(jv *o, const stall_profile *p, size_t inst)
+{
+	inst_fields(o, &p->trace->insts[inst]);
+}
+
 static jv *class_top(const stall_profile *p, const prof_class *c)
 {
 	jv *a = jv_array();
@@ -263,7 +268,6 @@ static jv *unmapped_json(const stall_profile *p)
 
 jv *profile_wait_json(const stall_profile *p, const prof_wait *w)
 {
-	static const char *const groups[PROF_SPLIT__COUNT] = {"memory", "lds", "smem", "other"};
 	const trace_dispatch *d = p->trace;
 	jv *o = jv_object();
 	inst_fields(o, &d->insts[w->inst]);
@@ -272,22 +276,43 @@ jv *profile_wait_json(const stall_profile *p, const prof_wait *w)
 	jv_set(o, "pct_of_stall", pct(w->stall, p->totals.stall));
 	jv_set(o, "waves", w->waves >= 0 ? jv_int(w->waves) : jv_null());
 	jv *ps = jv_set(o, "producers", jv_array());
-	for (size_t i = 0; i < w->n_producers; i++) {
-		const prof_producer *x = &w->producers[i];
-		jv *q = jv_push(ps, jv_object());
-		jv_set_int(q, "code_line", x->code_line);
-		jv_set_str(q, "isa", x->inst >= 0 ? d->insts[x->inst].isa : "?");
-		jv_set_str(q, "source", x->inst >= 0 ? d->insts[x->inst].source : "");
-		jv_set_str(q, "type", tax_prod_name(x->type));
-		jv_set_int(q, "waves", x->waves);
-	}
+	for (size_t i = 0; i < w->n_producers; i++)
+		jv_push(ps, profile_producer_json(p, &w->producers[i]));
 	if (!w->producers_known)
 		jv_set_bool(o, "producers_known", 0);
-	jv *sp = jv_set(o, "split", jv_object());
-	for (int g = 0; g < PROF_SPLIT__COUNT; g++)
-		jv_set_int(sp, groups[g], w->split[g]);
+	jv_set(o, "split", profile_wait_split_json(w));
 	jv_set_str(o, "split_method", w->method ? w->method : "text");
 	return o;
+}
+
+const char *profile_producer_isa(const stall_profile *p, const prof_producer *x)
+{
+	return x->inst >= 0 ? p->trace->insts[x->inst].isa : "?";
+}
+
+const char *profile_producer_source(const stall_profile *p, const prof_producer *x)
+{
+	return x->inst >= 0 ? p->trace->insts[x->inst].source : "";
+}
+
+jv *profile_producer_json(const stall_profile *p, const prof_producer *x)
+{
+	jv *q = jv_object();
+	jv_set_int(q, "code_line", x->code_line);
+	jv_set_str(q, "isa", profile_producer_isa(p, x));
+	jv_set_str(q, "source", profile_producer_source(p, x));
+	jv_set_str(q, "type", tax_prod_name(x->type));
+	jv_set_int(q, "waves", x->waves);
+	return q;
+}
+
+jv *profile_wait_split_json(const prof_wait *w)
+{
+	static const char *const groups[PROF_SPLIT__COUNT] = {"memory", "lds", "smem", "other"};
+	jv *sp = jv_object();
+	for (int g = 0; g < PROF_SPLIT__COUNT; g++)
+		jv_set_int(sp, groups[g], w->split[g]);
+	return sp;
 }
 
 static jv *waits_json(const stall_profile *p)

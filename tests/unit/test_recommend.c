@@ -20,6 +20,15 @@ TEST(recommend_typed_result_and_its_json)
 	jv *b = fixture_bubbles();
 	stall_profile p;
 	fixture_profile(b, &p);
+	/* the read-back profile holds the listed lines and the waits' producers */
+	CHECK_INT(p.n_lines, 1);
+	CHECK_INT(p.lines[0].stall, 2400);
+	CHECK_STR(p.lines[0].source, FIX_SRC ":42");
+	CHECK_INT(p.n_wait_order, 2);
+	CHECK_INT(p.waits[0].n_producers, 1);
+	CHECK_INT(p.waits[0].producers[0].code_line, 5);
+	CHECK_INT(p.waits[0].producers[0].type, PROD_VMEM);
+	CHECK_STR(profile_producer_source(&p, &p.waits[0].producers[0]), FIX_SRC ":40");
 	kernel_traits t;
 	kernel_traits_from_profile(&p, &t);
 	kernel_traits_add_platform(&t, &p);
@@ -40,7 +49,7 @@ TEST(recommend_typed_result_and_its_json)
 	signal_map sig;
 	rule_signals_from_inputs(&sig, &in);
 	recommend_result rr;
-	recommend_run(&r, &in, b, &sig, NULL, NULL, &bv, &t, NULL, &rr);
+	recommend_run(&r, &in, &p, &sig, NULL, NULL, &bv, &t, NULL, &rr);
 	CHECK(rr.n_recs >= 2);
 	for (size_t i = 0; i < rr.n_recs; i++) {
 		CHECK_INT(rr.recs[i].rank, i + 1);

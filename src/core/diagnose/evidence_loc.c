@@ -191,12 +191,14 @@ jv *evloc_scan_trace(const trace_dispatch *d)
 	return eb;
 }
 
-const jv *evloc_wait_of(const jv *bubbles, const jv *code_line)
+/* The profile's wait of the instruction at code_line (among the listed waits), or NULL. */
+static const prof_wait *wait_of(const stall_profile *p, int64_t code_line)
 {
-	const jv *w = jv_get(bubbles, "waits");
-	for (size_t i = 0; code_line && i < jv_len(w); i++)
-		if (jv_equal(jv_get(jv_at(w, i), "code_line"), code_line))
-			return jv_at(w, i);
+	for (size_t k = 0; k < p->n_wait_order; k++) {
+		const prof_wait *w = &p->waits[p->wait_order[k]];
+		if (p->trace->insts[w->inst].code_line == code_line)
+			return w;
+	}
 	return NULL;
 }
 
@@ -207,43 +209,63 @@ static int attributable(const jv *buckets, const char *src)
 
 /* The wait's producer to act on: a load with an ordinary line first (the wait exists for
  * the data it brings), then any other producer with an ordinary line. */
-static const jv *producer_pick(const jv *wait, const jv *buckets)
+static const prof_producer *producer_pick(const stall_profile *p, const prof_wait *wait,
+					  const jv *buckets)
 {
-	const jv *prods = jv_get(wait, "producers");
 	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < jv_len(prods); i++) {
-			const jv *p = jv_at(prods, i);
-			const char *isa = jv_string(jv_get(p, "isa"));
+		for (size_t i = 0; i < wait->n_producers; i++) {
+			const prof_producer *x = &wait->producers[i];
+			const char *isa = profile_producer_isa(p, x);
 			int load = isa && strstr(isa, "load") != NULL;
 			if ((pass == 1 || load) &&
-			    attributable(buckets, jv_string(jv_get(p, "source"))))
-				return p;
+			    attributable(buckets, profile_producer_source(p, x)))
+				return x;
 		}
 	return NULL;
 }
 
-static const jv *off_bucket_top(const jv *ce, const jv *buckets)
+/* The hottest instruction of the class on an ordinary line: from the bucket object's scan of
+ * the whole trace when it has one, else from the class's top list. 0 when there is none. */
+static int off_bucket_top(const stall_profile *p, int klass, const jv *buckets, evloc_entry *out)
 {
-	const char *klass = jv_string(jv_get(ce, "class"));
 	const jv *scan = jv_get(buckets, "hottest_off_bucket");
-	if (jv_type_of(scan) == JV_OBJECT) /* the whole trace was searched */
-		return klass ? jv_get(scan, klass) : NULL;
-	const jv *top = jv_get(ce, "top");
-	for (size_t i = 0; i < jv_len(top); i++)
-		if (attributable(buckets, jv_string(jv_get(jv_at(top, i), "source"))))
-			return jv_at(top, i);
-	return NULL;
+	if (jv_type_of(scan) == JV_OBJECT) { /* the whole trace was searched */
+		const jv *o = jv_get(scan, class_name(p->vendor, klass));
+		if (!o)
+			return 0;
+		out->source = jv_string(jv_get(o, "source"));
+		out->isa = jv_string(jv_get(o, "isa"));
+		out->code_line = jv_i64(jv_get(o, "code_line"));
+		out->stall = jv_i64(jv_get(o, "stall"));
+		out->has_stall = jv_get(o, "stall") != NULL;
+		return 1;
+	}
+	const prof_class *c = &p->classes[klass];
+	for (size_t i = 0; i < c->n_top; i++) {
+		const trace_inst *t = &p->trace->insts[c->top[i].inst];
+		if (attributable(buckets, t->source)) {
+			out->source = t->source;
+			out->isa = t->isa;
+			out->code_line = t->code_line;
+			out->stall = c->top[i].stall;
+			out->has_stall = 1;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /* The actionable entry of a hot line on a bucket or library frame: the wait's producer, else
- * the hottest instruction of the class on an ordinary line; none leaves w->actionable NULL. */
-static void bucket_actionable(const jv *bubbles, const jv *ce, const jv *top, const jv *buckets,
-			      evloc_where *w)
+ * the hottest instruction of the class on an ordinary line; none leaves w->has_actionable 0. */
+static void bucket_actionable(const stall_profile *p, int klass, const jv *buckets, evloc_where *w)
 {
 	evloc_kind k = w->kind;
-	const jv *p = w->wait ? producer_pick(w->wait, buckets) : NULL;
-	if (p) {
-		w->actionable = p;
+	const prof_producer *x = w->wait ? producer_pick(p, w->wait, buckets) : NULL;
+	if (x) {
+		w->has_actionable = 1;
+		w->actionable.source = profile_producer_source(p, x);
+		w->actionable.isa = profile_producer_isa(p, x);
+		w->actionable.code_line = x->code_line;
 		w->via = "wait_producer";
 		snprintf(w->basis, sizeof w->basis,
 			 "the hot wait sits on %s; this is the instruction it waits on (wait "
@@ -251,12 +273,11 @@ static void bucket_actionable(const jv *bubbles, const jv *ce, const jv *top, co
 			 kinds[k].what);
 		return;
 	}
-	const jv *alt = off_bucket_top(ce, buckets);
-	if (!alt)
+	if (!off_bucket_top(p, klass, buckets, &w->actionable))
 		return;
-	double cs = jv_num(jv_get(ce, "stall"));
-	double share = cs > 0 ? 100.0 * jv_num(jv_get(alt, "stall")) / cs : 0.0;
-	w->actionable = alt;
+	double cs = (double)p->classes[klass].stall;
+	double share = cs > 0 ? 100.0 * (double)w->actionable.stall / cs : 0.0;
+	w->has_actionable = 1;
 	w->via = kinds[k].off_via;
 	w->pct_of_class_stall = share;
 	snprintf(w->basis, sizeof w->basis,
@@ -266,7 +287,7 @@ static void bucket_actionable(const jv *bubbles, const jv *ce, const jv *top, co
 
 /* "none of its N instructions" / "none of the N hottest listed instructions" / "no stalled
  * instruction of the class in the trace" (static buffer: used at once). */
-static const char *scanned_text(const jv *ce, const jv *eb, size_t listed, int all)
+static const char *scanned_text(const jv *eb, size_t listed, int all)
 {
 	static char buf[96];
 	const jv *scan = jv_get(eb, "hottest_off_bucket");
@@ -292,31 +313,33 @@ static jv *source_note(evloc_kind k, const char *src)
 		       src);
 }
 
-void evloc_locate(const jv *bubbles, const jv *ce, const jv *top, const jv *buckets, evloc_where *w)
+void evloc_locate(const stall_profile *p, int klass, const jv *buckets, evloc_where *w)
 {
 	memset(w, 0, sizeof *w);
-	w->source = jv_string(jv_get(top, "source"));
-	w->kind = evloc_kind_of(buckets, w->source);
-	w->wait = evloc_wait_of(bubbles, jv_get(top, "code_line"));
 	w->pct_of_class_stall = -1;
+	const prof_class *c = &p->classes[klass];
+	if (!c->n_top)
+		return;
+	const trace_inst *hot = &p->trace->insts[c->top[0].inst];
+	w->source = hot->source;
+	w->kind = evloc_kind_of(buckets, w->source);
+	w->wait = wait_of(p, hot->code_line);
 	if (w->kind == EVLOC_NONE || w->kind == EVLOC_LINE)
 		return;
-	w->class_entry = ce;
+	w->listed = c->n_top;
+	w->all_listed = c->n_top >= c->instructions;
 	w->eb = buckets;
-	bucket_actionable(bubbles, ce, top, buckets, w);
-	w->unattributable = w->actionable == NULL;
+	bucket_actionable(p, klass, buckets, w);
+	w->unattributable = !w->has_actionable;
 }
 
 /* Why nothing is attributable, in words. */
 static jv *none_reason(const evloc_where *w)
 {
-	size_t listed = jv_len(jv_get(w->class_entry, "top"));
-	int all = jv_is_num(jv_get(w->class_entry, "instructions")) &&
-		  (double)listed >= jv_num(jv_get(w->class_entry, "instructions"));
 	return jv_strf("no attributable source line: the class's stall sits on %s %s (%s%s has "
 		       "another .py line); the ISA is the evidence",
 		       kinds[w->kind].what, w->source,
-		       scanned_text(w->class_entry, w->eb, listed, all),
+		       scanned_text(w->eb, w->listed, w->all_listed),
 		       w->wait ? ", nor the instructions the hot wait waits on," : "");
 }
 
@@ -324,19 +347,18 @@ const char *evloc_actionable_source(const evloc_where *w)
 {
 	if (w->kind == EVLOC_LINE)
 		return w->source;
-	return w->actionable ? jv_string(jv_get(w->actionable, "source")) : NULL;
+	return w->has_actionable ? w->actionable.source : NULL;
 }
 
 static jv *actionable_jv(const evloc_where *w)
 {
-	const jv *from = w->actionable;
+	const evloc_entry *from = &w->actionable;
 	jv *a = jv_object();
-	jv_set(a, "source", jv_copy(jv_get(from, "source")));
-	jv_set(a, "code_line",
-	       jv_get(from, "code_line") ? jv_copy(jv_get(from, "code_line")) : jv_null());
-	jv_set(a, "isa", jv_get(from, "isa") ? jv_copy(jv_get(from, "isa")) : jv_null());
-	if (jv_get(from, "stall"))
-		jv_set(a, "stall", jv_copy(jv_get(from, "stall")));
+	jv_set(a, "source", from->source ? jv_str(from->source) : jv_null());
+	jv_set_int(a, "code_line", from->code_line);
+	jv_set(a, "isa", from->isa ? jv_str(from->isa) : jv_null());
+	if (from->has_stall)
+		jv_set_int(a, "stall", from->stall);
 	jv_set_str(a, "via", w->via);
 	jv_set_str(a, "basis", w->basis);
 	if (w->pct_of_class_stall >= 0)
@@ -356,8 +378,9 @@ void evloc_write(const evloc_where *w, jv *ev, jv *h)
 		return;
 	}
 	jv_set(h, "source_note", source_note(w->kind, w->source));
-	if (w->actionable) {
-		jv_set(ev, "actionable_source", jv_copy(jv_get(w->actionable, "source")));
+	if (w->has_actionable) {
+		jv_set(ev, "actionable_source",
+		       w->actionable.source ? jv_str(w->actionable.source) : jv_null());
 		jv_set(ev, "actionable", actionable_jv(w));
 		jv_set_str(ev, "secondary_source", w->source);
 		return;
@@ -366,11 +389,4 @@ void evloc_write(const evloc_where *w, jv *ev, jv *h)
 	jv_set(ev, "actionable", jv_null());
 	jv_set_str(ev, "secondary_source", w->source);
 	jv_set(ev, "none_reason", none_reason(w));
-}
-
-void evloc_fill(jv *ev, jv *h, const jv *bubbles, const jv *ce, const jv *top, const jv *buckets)
-{
-	evloc_where w;
-	evloc_locate(bubbles, ce, top, buckets, &w);
-	evloc_write(&w, ev, h);
 }

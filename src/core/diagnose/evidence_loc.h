@@ -9,12 +9,13 @@
  * Such a "library frame" is a line the kernel author cannot edit. Both are handled by one
  * mechanism with two reasons (evloc_kind): a hot instruction there is real stall, but the
  * line is not what to edit, so:
- *   - a wait whose producers (the loads/stores it waits on, bubbles.waits[].producers) have
+ *   - a wait whose producers (the loads/stores it waits on, the profile's waits[].producers,
+ *     bubbles.waits[].producers in the file) have
  *     ordinary lines: the actionable line is the producer's (loads before stores, then the
  *     order of the producers list); the bucket line stays as secondary;
  *   - otherwise the hottest instruction of the same class that is on an ordinary line (not
  *     a bucket, not a library frame): from the whole trace when the caller had it
- * (evloc_scan_trace), else from the class's top list in bubbles;
+ * (evloc_scan_trace), else from the class's top list (bubbles.classes[].top);
  *   - otherwise there is no attributable line, and none_reason says so honestly.
  *
  * The bucket object `eb` is report.json "entry_buckets": {"lines": [{"file": F, "line": L,
@@ -25,6 +26,7 @@
 #define FLYPROF_CORE_EVIDENCE_LOC_H
 
 #include "base/json/jv.h"
+#include "model/profile.h"
 #include "model/trace.h"
 
 typedef enum {
@@ -51,47 +53,53 @@ const char *evloc_kind_text(const char *source_kind);
 jv *evloc_scan_trace(const trace_dispatch *d);
 /* 1 when source's innermost frame is one of the bucket lines of eb. */
 int evloc_on_bucket(const jv *eb, const char *source);
-/* The bubbles.waits entry of the instruction at code_line, or NULL. */
-const jv *evloc_wait_of(const jv *bubbles, const jv *code_line);
+
+/* An instruction a location quotes (strings borrowed from the profile or the bucket
+ * object). */
+typedef struct evloc_entry {
+	const char *source, *isa;
+	int64_t code_line;
+	int64_t stall; /* when has_stall: a wait producer carries none */
+	int has_stall;
+} evloc_entry;
 
 /* Where a class's hot instruction points: the typed result of evloc_locate. Pointers are
- * borrowed from the bubbles document and the bucket object, which must outlive it. */
+ * borrowed from the profile and the bucket object, which must outlive it. */
 typedef struct evloc_where {
-	evloc_kind kind;    /* of the hot instruction's line */
-	const char *source; /* the hot instruction's source, or NULL */
-	const jv *wait;	    /* the bubbles.waits entry of the hot instruction, or NULL */
-	/* A bucket or library line: the bubbles entry whose line to act on (a producer of the hot
-	 * wait, or another instruction of the class), or NULL when none is attributable. */
-	const jv *actionable;
-	const char *via;	    /* "wait_producer", "class_hotspot_off_bucket" or
-				       "class_hotspot_user_line" (static) */
-	char basis[256];	    /* why that line */
-	double pct_of_class_stall;  /* the actionable instruction's share of the class's stall;
-				       -1 for a wait producer or none */
-	int unattributable;	    /* a bucket or library line and no actionable entry: evloc_write
-				       says why in "none_reason" */
-	const jv *class_entry, *eb; /* what that reason quotes */
+	evloc_kind kind;       /* of the hot instruction's line */
+	const char *source;    /* the hot instruction's source, or NULL */
+	const prof_wait *wait; /* the profile's (listed) wait of the hot instruction, or NULL */
+	/* A bucket or library line: the instruction whose line to act on (a producer of the hot
+	 * wait, or another instruction of the class), when has_actionable. */
+	int has_actionable;
+	evloc_entry actionable;
+	const char *via;	   /* "wait_producer", "class_hotspot_off_bucket" or
+				      "class_hotspot_user_line" (static) */
+	char basis[256];	   /* why that line */
+	double pct_of_class_stall; /* the actionable instruction's share of the class's stall;
+				      -1 for a wait producer or none */
+	int unattributable;	   /* a bucket or library line and no actionable entry: evloc_write
+				      says why in "none_reason" */
+	/* what that reason quotes: how many instructions the class's top list holds, whether
+	 * that is all of the class's instructions, and the bucket object */
+	size_t listed;
+	int all_listed;
+	const jv *eb;
 } evloc_where;
 
-/* Resolves the location of the class entry `ce` (bubbles.classes[i]) whose hottest
- * instruction is `top` (the rules below). */
-void evloc_locate(const jv *bubbles, const jv *ce, const jv *top, const jv *eb, evloc_where *w);
+/* Resolves the location of class klass of the profile (a listed class with a top list) from
+ * its hottest instruction (top[0]) by the rules above: the wait of that instruction among the
+ * profile's listed waits, its producers, the class's top list or the bucket object's scan. */
+void evloc_locate(const stall_profile *p, int klass, const jv *eb, evloc_where *w);
 /* The line to act on: the hot line when it is an ordinary one, else the actionable entry's
  * source; NULL when there is none. */
 const char *evloc_actionable_source(const evloc_where *w);
-/* Writes a location as JSON: "source_kind" and "source_note" into the hotspot object h,
- * "actionable_source", "actionable", "secondary_source" and "none_reason" into ev (as
- * evloc_fill describes). */
-void evloc_write(const evloc_where *w, jv *ev, jv *h);
-
-/* Resolves the location for the class entry `ce` (bubbles.classes[i]) whose hottest
- * instruction is `top`. Writes into the hotspot object h: "source_kind" ("line",
- * "entry_bucket", "library_frame" or "none") and, for a bucket or library frame,
- * "source_note". Writes into the evidence object ev: "actionable_source" (string or null),
- * "actionable" ({source, code_line, isa, via, basis} or null; via is "wait_producer",
- * "class_hotspot_off_bucket" or "class_hotspot_user_line"), "secondary_source" (the bucket or
+/* Writes a location as JSON: into the hotspot object h "source_kind" ("line", "entry_bucket",
+ * "library_frame" or "none") and, for a bucket or library frame, "source_note"; into the
+ * evidence object ev "actionable_source" (string or null), "actionable" ({source, code_line,
+ * isa, [stall,] via, basis[, pct_of_class_stall]} or null), "secondary_source" (the bucket or
  * library line, whenever the hot line is one) and, when nothing is attributable,
  * "none_reason". */
-void evloc_fill(jv *ev, jv *h, const jv *bubbles, const jv *ce, const jv *top, const jv *eb);
+void evloc_write(const evloc_where *w, jv *ev, jv *h);
 
 #endif

@@ -21,55 +21,52 @@ static double pct(double part, double whole)
 	return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
-static const jv *class_entry(const jv *bubbles, const char *klass)
+/* The id of the class named klass when the profile lists it (bubbles.classes has it), else
+ * -1. */
+static int listed_class(const stall_profile *p, const char *klass)
 {
-	const jv *arr = jv_get(bubbles, "classes");
-	for (size_t i = 0; i < jv_len(arr); i++) {
-		const char *c = jv_string(jv_get(jv_at(arr, i), "class"));
-		if (c && strcmp(c, klass) == 0)
-			return jv_at(arr, i);
-	}
-	return NULL;
+	int id = class_lookup(p->vendor, klass);
+	for (size_t k = 0; id >= 0 && k < p->n_class_order; k++)
+		if (p->class_order[k] == id)
+			return id;
+	return -1;
 }
 
 /* ---- evidence ---- */
 
-static jv *waits_on(const jv *wait)
+/* The first three producers of the hot wait, as bubbles lists them. */
+static jv *waits_on(const stall_profile *p, const prof_wait *wait)
 {
 	jv *arr = jv_array();
-	const jv *prods = jv_get(wait, "producers");
-	for (size_t i = 0; i < jv_len(prods) && i < 3; i++) {
-		const jv *p = jv_at(prods, i);
-		jv *o = jv_push(arr, jv_object());
-		static const char *const keys[] = {"code_line", "isa", "source", "type", "waves"};
-		for (size_t k = 0; k < 5; k++)
-			if (jv_get(p, keys[k]))
-				jv_set(o, keys[k], jv_copy(jv_get(p, keys[k])));
-	}
+	for (size_t i = 0; i < wait->n_producers && i < 3; i++)
+		jv_push(arr, profile_producer_json(p, &wait->producers[i]));
 	return arr;
 }
 
-static void where_class(rec_where *w, const jv *bubbles, const char *klass, const jv *buckets)
+static void where_class(rec_where *w, const stall_profile *p, const char *klass, const jv *buckets)
 {
-	w->class_entry = class_entry(bubbles, klass);
-	w->top = jv_at(jv_get(w->class_entry, "top"), 0);
-	if (!w->top)
+	int id = listed_class(p, klass);
+	if (id < 0)
 		return;
-	w->hot_pct = sig_round(
-	    pct(jv_num(jv_get(w->top, "stall")), jv_num(jv_get(w->class_entry, "stall"))), 2);
-	const char *src = jv_string(jv_get(w->top, "source"));
+	w->class_entry = &p->classes[id];
+	if (!w->class_entry->n_top)
+		return;
+	w->top = &w->class_entry->top[0];
+	w->hot_pct = sig_round(pct((double)w->top->stall, (double)w->class_entry->stall), 2);
+	const char *src = p->trace->insts[w->top->inst].source;
 	w->no_source = !src || !*src;
-	evloc_locate(bubbles, w->class_entry, w->top, buckets, &w->loc);
+	evloc_locate(p, id, buckets, &w->loc);
 }
 
 /* The location part of the evidence. */
-static void where_of(rec_where *w, const rule *ru, const jv *bubbles, const jv *occupancy,
+static void where_of(rec_where *w, const rule *ru, const stall_profile *p, const jv *occupancy,
 		     const jv *facts, const jv *buckets)
 {
 	memset(w, 0, sizeof *w);
+	w->profile = p;
 	w->pseudo = pseudo_class_find(ru->klass);
 	if (!w->pseudo) {
-		where_class(w, bubbles, ru->klass, buckets);
+		where_class(w, p, ru->klass, buckets);
 		return;
 	}
 	if (strcmp(ru->klass, "occupancy") == 0)
@@ -96,11 +93,10 @@ static void where_jv(jv *ev, const rec_where *w)
 					  : "this class has no stall cycles in the trace");
 		return;
 	}
+	/* the hot instruction as bubbles.classes[].top lists it */
 	jv *h = jv_set(ev, "hotspot", jv_object());
-	static const char *const keys[] = {"code_line", "isa", "source", "stall"};
-	for (size_t k = 0; k < 4; k++)
-		jv_set(h, keys[k],
-		       jv_get(w->top, keys[k]) ? jv_copy(jv_get(w->top, keys[k])) : jv_null());
+	profile_inst_fields(h, w->profile, w->top->inst);
+	jv_set_int(h, "stall", w->top->stall);
 	jv_set(h, "pct_of_class_stall", sig_value_to_jv(&w->hot_pct));
 	if (w->no_source)
 		jv_set_str(
@@ -109,9 +105,8 @@ static void where_jv(jv *ev, const rec_where *w)
 		    "or no debug info); the ISA is the evidence");
 	evloc_write(&w->loc, ev, h);
 	if (w->loc.wait) {
-		jv_set(ev, "waits_on", waits_on(w->loc.wait));
-		if (jv_get(w->loc.wait, "split"))
-			jv_set(ev, "wait_split_cycles", jv_copy(jv_get(w->loc.wait, "split")));
+		jv_set(ev, "waits_on", waits_on(w->profile, w->loc.wait));
+		jv_set(ev, "wait_split_cycles", profile_wait_split_json(w->loc.wait));
 	}
 }
 
@@ -233,13 +228,13 @@ static void basis(rec_gain *g, const char *text)
 }
 
 /* Fills the gain and its ranking key. */
-static void gain(const rule *ru, const signal_inputs *in, const jv *b, const signal_map *signals,
-		 rec_gain *g)
+static void gain(const rule *ru, const signal_inputs *in, const stall_profile *p,
+		 const signal_map *signals, rec_gain *g)
 {
 	double lat = in->latency;
 	double up = 0, key;
 	report_words w;
-	report_words_of(b, &w);
+	report_words_for(p->unit, &w);
 	memset(g, 0, sizeof *g);
 	g->kind = "upper_bound";
 	if (strcmp(ru->klass, "occupancy") == 0) {
@@ -389,7 +384,7 @@ static void set_confidence(recommendation *rec)
 			 "attributable",
 			 what);
 		why = buf;
-	} else if (what && w->loc.actionable && w->loc.pct_of_class_stall >= 0 &&
+	} else if (what && w->loc.has_actionable && w->loc.pct_of_class_stall >= 0 &&
 		   sig_number(&act_pct) < 10) {
 		snprintf(buf, sizeof buf,
 			 "lowered: the actionable line holds under 10%% of the class's stall (the "
@@ -415,8 +410,9 @@ static void set_confidence(recommendation *rec)
 			  "instruction");
 }
 
-static void rec_fill(recommendation *rec, const rule *ru, const signal_inputs *in, const jv *b,
-		     const signal_map *signals, const jv *occ, const jv *facts, const jv *buckets)
+static void rec_fill(recommendation *rec, const rule *ru, const signal_inputs *in,
+		     const stall_profile *p, const signal_map *signals, const jv *occ,
+		     const jv *facts, const jv *buckets)
 {
 	memset(rec, 0, sizeof *rec);
 	rec->rule = ru;
@@ -424,9 +420,9 @@ static void rec_fill(recommendation *rec, const rule *ru, const signal_inputs *i
 		rec->conds[i] = cond_at(&ru->conds[i], signals);
 	for (size_t i = 0; i < ru->n_unless; i++)
 		rec->unless[i] = cond_at(&ru->unless[i], signals);
-	where_of(&rec->where, ru, b, occ, facts, buckets);
+	where_of(&rec->where, ru, p, occ, facts, buckets);
 	set_confidence(rec);
-	gain(ru, in, b, signals, &rec->gain);
+	gain(ru, in, p, signals, &rec->gain);
 }
 
 static jv *rec_jv(const recommendation *rec)
@@ -572,7 +568,7 @@ static char *why_rank1(const recommend_result *out, const signal_inputs *in)
 		       largest, pct(ls, tot), largest_missing_reason(out, largest), c1);
 }
 
-void recommend_run(const rules *r, const signal_inputs *in, const jv *bubbles,
+void recommend_run(const rules *r, const signal_inputs *in, const stall_profile *p,
 		   const signal_map *signals, const jv *occupancy, const jv *facts,
 		   const bound_verdict *bv, const kernel_traits *traits, const jv *buckets,
 		   recommend_result *out)
@@ -597,8 +593,8 @@ void recommend_run(const rules *r, const signal_inputs *in, const jv *bubbles,
 			note_not_fired(out, &r->v[i], &o, bv->bound, signals);
 		if (o.status != RULE_FIRED)
 			continue;
-		rec_fill(&out->recs[out->n_recs++], &r->v[i], in, bubbles, signals, occupancy,
-			 facts, buckets);
+		rec_fill(&out->recs[out->n_recs++], &r->v[i], in, p, signals, occupancy, facts,
+			 buckets);
 	}
 	qsort(out->recs, out->n_recs, sizeof *out->recs, rec_cmp);
 	for (size_t i = 0; i < out->n_recs; i++)

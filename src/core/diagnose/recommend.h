@@ -63,16 +63,18 @@ typedef struct rec_gain {
 } rec_gain;
 
 /* The evidence's location part: what the inputs say about where the class stalls. Pointers are
- * borrowed from the documents (bubbles, occupancy, facts), which must outlive the result. */
+ * borrowed from the stall profile and the documents (occupancy, facts, the bucket object), which
+ * must outlive the result. */
 typedef struct rec_where {
 	const pseudo_class *pseudo; /* a whole-kernel class: no hot instruction */
 	const jv *theoretical;	    /* occupancy rules: occupancy.theoretical, or NULL */
 	const jv *facts;	    /* the facts object the pseudo class rests on, or NULL */
-	const jv *class_entry;	    /* the class's bubbles.classes entry, or NULL */
-	const jv *top;		    /* its hottest instruction, or NULL */
-	sig_value hot_pct;	    /* top's share of the class's stall (2 decimals) */
-	int no_source;		    /* top has no source line */
-	evloc_where loc;	    /* where top points (evidence_loc.h) */
+	const stall_profile *profile;
+	const prof_class *class_entry; /* the class when the profile lists it, or NULL */
+	const prof_top *top;	       /* its hottest instruction, or NULL */
+	sig_value hot_pct;	       /* top's share of the class's stall (2 decimals) */
+	int no_source;		       /* top has no source line */
+	evloc_where loc;	       /* where top points (evidence_loc.h) */
 } rec_where;
 
 /* One fired rule. */
@@ -114,13 +116,14 @@ typedef struct recommend_result {
 } recommend_result;
 
 /* Evaluates all rules. The figures come from the typed inputs (rule_signals.h) and the signal
- * map (rule_signals_from_inputs); bubbles is required for the evidence's location part (the hot
- * instruction, evidence_loc.h); facts (report.json's isa_facts, launch_geometry, wave_facts,
- * roofline, exposed_stall: what a pseudo class's evidence quotes, pseudo_class.h), occupancy,
- * traits (kernel_traits.h) and buckets (entry-bucket lines, evidence_loc.h) may be NULL. The
- * result borrows the rules and the signal map's strings: turn it into JSON while both live.
- * Never fails. */
-void recommend_run(const rules *r, const signal_inputs *in, const jv *bubbles,
+ * map (rule_signals_from_inputs); the stall profile p (the one the inputs were filled from) is
+ * required for the evidence's location part (the hot instruction of the class's ranked list,
+ * its wait and the wait's producers, evidence_loc.h) and the unit of the gain; facts (report.json's
+ * isa_facts, launch_geometry, wave_facts, roofline, exposed_stall: what a pseudo class's evidence
+ * quotes, pseudo_class.h), occupancy, traits (kernel_traits.h) and buckets (entry-bucket lines,
+ * evidence_loc.h) may be NULL. The result borrows the rules and the signal map's strings: turn it
+ * into JSON while both live. Never fails. */
+void recommend_run(const rules *r, const signal_inputs *in, const stall_profile *p,
 		   const signal_map *signals, const jv *occupancy, const jv *facts,
 		   const bound_verdict *bv, const kernel_traits *traits, const jv *buckets,
 		   recommend_result *out);

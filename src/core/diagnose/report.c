@@ -21,7 +21,12 @@ static double pct(double part, double whole)
 void report_words_of(const jv *doc, report_words *w)
 {
 	const char *u = jv_string(jv_get(doc, "unit"));
-	w->samples = u && strcmp(u, "samples") == 0;
+	report_words_for(u && strcmp(u, "samples") == 0 ? UNIT_SAMPLES : UNIT_CYCLES, w);
+}
+
+void report_words_for(prof_unit u, report_words *w)
+{
+	w->samples = u == UNIT_SAMPLES;
 	w->unit = w->samples ? "samples" : "cycles";
 	w->stall = w->samples ? "stall samples" : "stall cycles";
 	w->latency = w->samples ? "warp-state samples" : "wave latency";
@@ -177,17 +182,19 @@ static jv *occupancy_section(const jv *occ, const jv *b)
 
 /* " at X.py:L" for the largest class, or, when its hot line is the kernel-entry bucket or a
  * library frame, the actionable line with the hot line named as such (evidence_loc.h). */
-static int headline_location(char *buf, size_t sz, const jv *b, const jv *buckets)
+static int headline_location(char *buf, size_t sz, const stall_profile *p, const jv *buckets)
 {
-	const jv *ce = jv_at(jv_get(b, "classes"), 0);
-	const jv *top = jv_at(jv_get(ce, "top"), 0);
-	const char *src = jv_string(jv_get(top, "source"));
+	if (!p->n_class_order)
+		return 0;
+	int klass = p->class_order[0];
+	const prof_class *c = &p->classes[klass];
+	const char *src = c->n_top ? p->trace->insts[c->top[0].inst].source : NULL;
 	if (!src || !*src)
 		return 0;
 	evloc_where loc;
-	evloc_locate(b, ce, top, buckets, &loc);
+	evloc_locate(p, klass, buckets, &loc);
 	const char *act = evloc_actionable_source(&loc);
-	const char *via = loc.actionable ? loc.via : NULL;
+	const char *via = loc.has_actionable ? loc.via : NULL;
 	const char *what = evloc_kind_text(evloc_kind_name(loc.kind));
 	int n;
 	if (loc.kind == EVLOC_LINE)
@@ -203,7 +210,7 @@ static int headline_location(char *buf, size_t sz, const jv *b, const jv *bucket
 	return n;
 }
 
-static void add_headline(jv *rep, const jv *b, const char *kernel)
+static void add_headline(jv *rep, const jv *b, const stall_profile *p, const char *kernel)
 {
 	const jv *bound = jv_get(rep, "bound");
 	const jv *tot = jv_get(b, "totals");
@@ -229,7 +236,7 @@ static void add_headline(jv *rep, const jv *b, const char *kernel)
 			      w.samples ? w.stall : "stall");
 	/* the hot line of the largest class (bubbles.classes is sorted by stall) */
 	if (n > 0 && (size_t)n < sizeof buf)
-		n += headline_location(buf + n, sizeof buf - (size_t)n, b,
+		n += headline_location(buf + n, sizeof buf - (size_t)n, p,
 				       jv_get(rep, "entry_buckets"));
 	const jv *g = jv_get(r1, "gain");
 	const char *kind = jv_string(jv_get(g, "kind"));
@@ -373,7 +380,7 @@ jv *report_build(const report_inputs *in, const rules *r)
 	signal_map sig;
 	rule_signals_from_inputs(&sig, &si);
 	recommend_result rr;
-	recommend_run(r, &si, b, &sig, in->occupancy, in->facts, &bv, &traits, buckets, &rr);
+	recommend_run(r, &si, p, &sig, in->occupancy, in->facts, &bv, &traits, buckets, &rr);
 	jv_set(rep, "recommendations", recommend_recs_to_jv(&rr));
 	jv_set_str(rep, "why_rank_1", rr.why_rank1);
 	if (in->ncu_findings)
@@ -394,7 +401,7 @@ jv *report_build(const report_inputs *in, const rules *r)
 	jv_set(rep, "sources", copy_or_null(in->sources));
 	jv_set(rep, "missing", in->missing ? jv_copy(in->missing) : jv_array());
 	jv_set(rep, "repro", in->repro ? jv_str(in->repro) : jv_null());
-	add_headline(rep, b, in->kernel);
+	add_headline(rep, b, p, in->kernel);
 	if (p == &read_back)
 		profile_release(&read_back);
 	return rep;

@@ -58,6 +58,8 @@ typedef struct report_words {
 	const char *totals;  /* totals.latency in words, for "denominator" fields */
 } report_words;
 void report_words_of(const jv *doc, report_words *w);
+/* The same words for a profile's unit. */
+void report_words_for(prof_unit u, report_words *w);
 
 /* Builds report.json. Never fails (absent inputs are listed under "missing"). */
 jv *report_build(const report_inputs *in, const rules *r);
