@@ -50,6 +50,7 @@ void profile_release(stall_profile *p)
 	for (size_t i = 0; p->own_sources && i < p->n_lines; i++)
 		free(p->own_sources[i]);
 	free(p->own_sources);
+	free(p->own_note);
 	free(p->lines);
 	free(p->wait_order);
 	memset(p, 0, sizeof *p);

@@ -107,6 +107,7 @@ typedef struct stall_profile {
 	trace_dispatch *trace;	   /* borrowed, or own_trace for a profile read back from a file */
 	trace_dispatch *own_trace; /* read back: the instructions its lists name (owned) */
 	char **own_sources;	   /* read back: the sources of its lines (owned) */
+	char *own_note;		   /* read back: the totals note's text (owned) */
 	prof_dispatch dispatch;
 	prof_totals totals;
 
@@ -194,21 +195,26 @@ jv *profile_wait_json(const stall_profile *p, const prof_wait *w);
  * wait's "split" object; a producer's isa ("?" when its line is not in the trace) and source
  * ("" then). */
 void profile_inst_fields(jv *o, const stall_profile *p, size_t inst);
+/* The "dispatch" and "totals" objects and the "normalized" list (report.json quotes them). */
+jv *profile_dispatch_json(const stall_profile *p);
+jv *profile_totals_json(const stall_profile *p);
+jv *profile_normalized_json(const stall_profile *p);
 jv *profile_producer_json(const stall_profile *p, const prof_producer *x);
 jv *profile_wait_split_json(const prof_wait *w);
 const char *profile_producer_isa(const stall_profile *p, const prof_producer *x);
 const char *profile_producer_source(const stall_profile *p, const prof_producer *x);
 /* Reads a bubbles object (or a report whose "totals" and "classes" are the same) back into a
  * profile: vendor (from "backend", absent = AMD), unit (from "unit" or totals.unit, absent =
- * cycles), dispatch kernel/arch/id, totals, classes (in the file's order, each with its "top"
+ * cycles), the dispatch (its strings, candidates and vendor keys), totals (with their note),
+ * classes (in the file's order, each with its "top"
  * instructions), normalised sums (the "normalized" list where the document has one, else summed
  * from the classes), the dynamic mix (mix.dynamic sets each class's hits, a name outside the
  * class table counts as unclassed), the listed waits (their stall, class, waves and split; the
  * wait order is the file's; their producers with the instructions they name), the listed
  * source lines (read as leniently as a reader of the
  * file would: a missing or mistyped number counts 0), the kernel duration when the document
- * has one. Hotspots stay empty; trace is own_trace. Returns 0, or -1 with e set (BAD_INPUT: what
- * key is missing or mistyped). */
+ * has one, the occupancy and wave_states objects. Hotspots stay empty; trace is own_trace. Returns
+ * 0, or -1 with e set (BAD_INPUT: what key is missing or mistyped). */
 int profile_from_json(const jv *doc, const char *name, stall_profile *p, fp_err *e);
 
 const char *prof_unit_name(prof_unit u);

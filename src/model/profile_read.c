@@ -79,6 +79,14 @@ static int read_totals(const jv *doc, const char *name, stall_profile *p, fp_err
 		 opt_int(t, "waves", &x->waves, name, "totals", e);
 	x->instructions = n > 0 ? (size_t)n : 0;
 	x->executed = ex > 0 ? (size_t)ex : 0;
+	/* the text that says how the vendor's numbers are defined */
+	static const char *const note_keys[] = {"source", "definitions"};
+	for (size_t i = 0; i < 2 && !p->own_note; i++)
+		if (jv_string(jv_get(t, note_keys[i]))) {
+			p->own_note = xstrdup(jv_string(jv_get(t, note_keys[i])));
+			p->totals_note_key = note_keys[i];
+			p->totals_note = p->own_note;
+		}
 	return rc ? -1 : 0;
 }
 
@@ -339,6 +347,28 @@ static void read_duration(const jv *doc, stall_profile *p)
 	}
 }
 
+/* The dispatch object: its strings, candidates and the vendor keys the writer merges back
+ * (every other key). */
+static void read_dispatch(const jv *d, stall_profile *p)
+{
+	static const char *const known[] = {"backend", "dir",  "id",	    "tag",
+					    "kernel",  "arch", "selection", "candidates"};
+	p->dispatch.dir = opt_str(d, "dir");
+	p->dispatch.id = opt_str(d, "id");
+	p->dispatch.tag = opt_str(d, "tag");
+	p->dispatch.selection = opt_str(d, "selection");
+	if (jv_type_of(jv_get(d, "candidates")) == JV_ARRAY)
+		p->dispatch.candidates = jv_copy(jv_get(d, "candidates"));
+	for (size_t i = 0; jv_type_of(d) == JV_OBJECT && i < jv_len(d); i++) {
+		const char *k = jv_key_at(d, i);
+		size_t j = 0;
+		while (j < sizeof known / sizeof known[0] && strcmp(known[j], k) != 0)
+			j++;
+		if (j == sizeof known / sizeof known[0])
+			profile_dispatch_extra(p, k, jv_copy(jv_value_at(d, i)));
+	}
+}
+
 int profile_from_json(const jv *doc, const char *name, stall_profile *p, fp_err *e)
 {
 	profile_init(p, VENDOR_AMD, UNIT_CYCLES, NULL);
@@ -352,9 +382,7 @@ int profile_from_json(const jv *doc, const char *name, stall_profile *p, fp_err 
 	    read_mix(doc, name, p, e) || read_waits(doc, name, p, e))
 		return -1;
 	const jv *d = jv_get(doc, "dispatch");
-	p->dispatch.dir = opt_str(d, "dir");
-	p->dispatch.id = opt_str(d, "id");
-	p->dispatch.tag = opt_str(d, "tag");
+	read_dispatch(d, p);
 	p->dispatch.kernel = opt_str(doc, "kernel");
 	if (!p->dispatch.kernel)
 		p->dispatch.kernel = opt_str(d, "kernel");
@@ -366,5 +394,8 @@ int profile_from_json(const jv *doc, const char *name, stall_profile *p, fp_err 
 	const jv *occ = jv_get(doc, "occupancy");
 	if (jv_type_of(occ) == JV_OBJECT)
 		p->occupancy = jv_copy(occ);
+	const jv *ws = jv_get(doc, "wave_states");
+	if (jv_type_of(ws) == JV_OBJECT)
+		p->wave_states = jv_copy(ws);
 	return 0;
 }

@@ -33,7 +33,7 @@ static void merge(jv *dst, const jv *src)
 		jv_set(dst, jv_key_at(src, i), jv_copy(jv_value_at(src, i)));
 }
 
-static jv *dispatch_json(const stall_profile *p)
+jv *profile_dispatch_json(const stall_profile *p)
 {
 	const prof_dispatch *d = &p->dispatch;
 	jv *o = jv_object();
@@ -51,7 +51,7 @@ static jv *dispatch_json(const stall_profile *p)
 	return o;
 }
 
-static jv *totals_json(const stall_profile *p)
+jv *profile_totals_json(const stall_profile *p)
 {
 	const prof_totals *t = &p->totals;
 	jv *o = jv_object();
@@ -122,7 +122,7 @@ static jv *classes_json(const stall_profile *p)
 	return a;
 }
 
-static jv *normalized_json(const stall_profile *p)
+jv *profile_normalized_json(const stall_profile *p)
 {
 	jv *a = jv_array();
 	for (size_t k = 0; k < p->n_norm_order; k++) {
@@ -330,10 +330,10 @@ jv *profile_to_json(const stall_profile *p)
 		jv_set_str(r, "backend", vendor_name(p->vendor));
 	if (sampled(p))
 		jv_set_str(r, "unit", prof_unit_name(p->unit));
-	jv_set(r, "dispatch", dispatch_json(p));
-	jv_set(r, "totals", totals_json(p));
+	jv_set(r, "dispatch", profile_dispatch_json(p));
+	jv_set(r, "totals", profile_totals_json(p));
 	jv_set(r, "classes", classes_json(p));
-	jv_set(r, "normalized", normalized_json(p));
+	jv_set(r, "normalized", profile_normalized_json(p));
 	jv_set(r, "mix", mix_json(p));
 	jv_set(r, "hotspots", hotspots_json(p));
 	jv_set(r, "lines", lines_json(p));

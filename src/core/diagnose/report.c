@@ -64,45 +64,45 @@ static void roofline_into_bound(jv *bound, const jv *rl)
 	}
 }
 
-static jv *taxonomy(const jv *b)
+/* The classes in the profile's rank order with their share of the stall, and the normalised
+ * sums as bubbles lists them. */
+static jv *taxonomy(const stall_profile *p)
 {
-	const jv *tot = jv_get(b, "totals");
-	double stall = jv_num(jv_get(tot, "stall")), lat = jv_num(jv_get(tot, "latency"));
-	report_words w;
-	report_words_of(b, &w);
+	double stall = (double)p->totals.stall, lat = (double)p->totals.latency;
 	jv *t = jv_object();
 	jv_set_str(t, "denominator",
-		   w.samples ? "pct_of_stall: % of totals.stall (stall samples); "
-			       "stall_pct_of_latency: % of totals.latency (all warp-state samples: "
-			       "Nsight Compute samples, not cycles)"
-			     : "pct_of_stall: % of totals.stall; stall_pct_of_latency: % of "
-			       "totals.latency (cycles summed over traced waves)");
+		   p->unit == UNIT_SAMPLES
+		       ? "pct_of_stall: % of totals.stall (stall samples); "
+			 "stall_pct_of_latency: % of totals.latency (all warp-state samples: "
+			 "Nsight Compute samples, not cycles)"
+		       : "pct_of_stall: % of totals.stall; stall_pct_of_latency: % of "
+			 "totals.latency (cycles summed over traced waves)");
 	jv_set_round(t, "bubble_threshold_pct_of_stall", REPORT_BUBBLE_PCT, 1);
 	jv *arr = jv_set(t, "classes", jv_array());
-	const jv *cls = jv_get(b, "classes");
-	for (size_t i = 0; i < jv_len(cls); i++) {
-		const jv *c = jv_at(cls, i);
-		double s = jv_num(jv_get(c, "stall"));
+	for (size_t i = 0; i < p->n_class_order; i++) {
+		int id = p->class_order[i];
+		const prof_class *c = &p->classes[id];
+		double s = (double)c->stall;
 		jv *o = jv_push(arr, jv_object());
 		jv_set_int(o, "rank", (int64_t)i + 1);
-		jv_set(o, "class", copy_or_null(jv_get(c, "class")));
-		jv_set(o, "normalized", copy_or_null(jv_get(c, "normalized")));
-		jv_set(o, "hits", copy_or_null(jv_get(c, "hits")));
-		jv_set(o, "stall", copy_or_null(jv_get(c, "stall")));
+		jv_set_str(o, "class", class_name(p->vendor, id));
+		jv_set_str(o, "normalized", norm_name(class_norm(p->vendor, id)));
+		jv_set_int(o, "hits", c->hits);
+		jv_set_int(o, "stall", c->stall);
 		jv_set_round(o, "pct_of_stall", pct(s, stall), 2);
 		jv_set_round(o, "stall_pct_of_latency", pct(s, lat), 2);
 		jv_set_bool(o, "is_bubble", s > 0 && pct(s, stall) >= REPORT_BUBBLE_PCT);
 	}
-	jv_set(t, "normalized", copy_or_null(jv_get(b, "normalized")));
+	jv_set(t, "normalized", profile_normalized_json(p));
 	return t;
 }
 
 /* NVIDIA: Nsight Compute's own figures (the details export's Occupancy section, which
  * ncu_bubbles puts in bubbles.occupancy.theoretical) are the theoretical warps per SM; the
  * achieved mean per SM is observed.per_cu.mean. Compared per SM, the unit ncu reports. */
-static void occupancy_nvidia(jv *o, const jv *b)
+static void occupancy_nvidia(jv *o, const stall_profile *p)
 {
-	const jv *nt = jv_get(jv_get(b, "occupancy"), "theoretical");
+	const jv *nt = jv_get(p->occupancy, "theoretical");
 	jv_set(o, "details_export", copy_or_null(nt));
 	jv_set_str(o, "unit", "warps per SM (Nsight Compute details export)");
 	const jv *th = jv_get(nt, "waves_per_cu");
@@ -133,15 +133,14 @@ static void occupancy_nvidia(jv *o, const jv *b)
 			       a, t, pct(a, t)));
 }
 
-static jv *occupancy_section(const jv *occ, const jv *b)
+static jv *occupancy_section(const jv *occ, const stall_profile *p)
 {
 	jv *o = jv_object();
 	const jv *th = jv_get(occ, "theoretical"), *ob = jv_get(occ, "observed");
 	jv_set(o, "theoretical", copy_or_null(th));
 	jv_set(o, "observed", copy_or_null(ob));
-	const char *be = jv_string(jv_get(b, "backend"));
-	if (be && strcmp(be, "nvidia") == 0) {
-		occupancy_nvidia(o, b);
+	if (p->vendor == VENDOR_NVIDIA) {
+		occupancy_nvidia(o, p);
 		return o;
 	}
 	const jv *w = jv_get(th, "waves_per_simd");
@@ -210,14 +209,15 @@ static int headline_location(char *buf, size_t sz, const stall_profile *p, const
 	return n;
 }
 
-static void add_headline(jv *rep, const jv *b, const stall_profile *p, const char *kernel)
+/* The headline from the profile's totals and hot line and the report's own bound, taxonomy and
+ * rank-1 recommendation. */
+static void add_headline(jv *rep, const stall_profile *p, const char *kernel)
 {
 	const jv *bound = jv_get(rep, "bound");
-	const jv *tot = jv_get(b, "totals");
 	const jv *c0 = jv_at(jv_get(jv_get(rep, "stall_taxonomy"), "classes"), 0);
 	const jv *r1 = jv_at(jv_get(rep, "recommendations"), 0);
 	report_words w;
-	report_words_of(b, &w);
+	report_words_for(p->unit, &w);
 	char buf[1024];
 	const jv *rl = jv_get(bound, "roofline");
 	const char *rv = jv_string(jv_get(rl, "verdict"));
@@ -225,11 +225,11 @@ static void add_headline(jv *rep, const jv *b, const stall_profile *p, const cha
 	if (rv && strcmp(rv, "near_hbm_roof") == 0)
 		snprintf(roof, sizeof roof, "; near the HBM roof, ~%.0f%% of peak (estimate)",
 			 jv_num(jv_get(rl, "pct_of_hbm_peak")));
-	int n = snprintf(
-	    buf, sizeof buf, "%s: %s-bound (%s, %s confidence%s); stall is %.1f%% of %s",
-	    kernel ? kernel : "kernel", jv_string(jv_get(bound, "bound")),
-	    jv_string(jv_get(bound, "basis")), jv_string(jv_get(bound, "confidence")), roof,
-	    pct(jv_num(jv_get(tot, "stall")), jv_num(jv_get(tot, "latency"))), w.latency);
+	int n =
+	    snprintf(buf, sizeof buf, "%s: %s-bound (%s, %s confidence%s); stall is %.1f%% of %s",
+		     kernel ? kernel : "kernel", jv_string(jv_get(bound, "bound")),
+		     jv_string(jv_get(bound, "basis")), jv_string(jv_get(bound, "confidence")),
+		     roof, pct((double)p->totals.stall, (double)p->totals.latency), w.latency);
 	if (c0 && n > 0 && (size_t)n < sizeof buf)
 		n += snprintf(buf + n, sizeof buf - (size_t)n, "; largest bubble %s = %.1f%% of %s",
 			      jv_string(jv_get(c0, "class")), jv_num(jv_get(c0, "pct_of_stall")),
@@ -328,18 +328,6 @@ static jv *first_n(const jv *arr, size_t n, const jv *buckets)
 jv *report_build(const report_inputs *in, const rules *r)
 {
 	const jv *b = in->bubbles;
-	jv *rep = jv_object();
-	jv_set_str(rep, "schema", "flyprof.report/1");
-	jv_set(rep, "kernel", in->kernel ? jv_str(in->kernel) : jv_null());
-	jv_set(rep, "arch", in->arch ? jv_str(in->arch) : jv_null());
-	jv_set(rep, "bundle_kind", in->bundle_kind ? jv_str(in->bundle_kind) : jv_null());
-	jv_set(rep, "dispatch", copy_or_null(jv_get(b, "dispatch")));
-	report_words w;
-	report_words_of(b, &w);
-	const char *be = jv_string(jv_get(b, "backend"));
-	jv_set_str(rep, "backend", be && strcmp(be, "nvidia") == 0 ? "nvidia" : "amd");
-	jv_set_str(rep, "unit", w.unit);
-	jv_set_str(rep, "headline", "");
 	/* the typed profile everything below reads: the live one, else the one the bubbles object
 	 * reads back into (what cannot be read counts as absent: every figure 0) */
 	stall_profile read_back;
@@ -353,6 +341,17 @@ jv *report_build(const report_inputs *in, const rules *r)
 		fp_err_clear(&e);
 		p = &read_back;
 	}
+	jv *rep = jv_object();
+	jv_set_str(rep, "schema", "flyprof.report/1");
+	jv_set(rep, "kernel", in->kernel ? jv_str(in->kernel) : jv_null());
+	jv_set(rep, "arch", in->arch ? jv_str(in->arch) : jv_null());
+	jv_set(rep, "bundle_kind", in->bundle_kind ? jv_str(in->bundle_kind) : jv_null());
+	jv_set(rep, "dispatch", profile_dispatch_json(p));
+	report_words w;
+	report_words_for(p->unit, &w);
+	jv_set_str(rep, "backend", vendor_name(p->vendor));
+	jv_set_str(rep, "unit", w.unit);
+	jv_set_str(rep, "headline", "");
 	kernel_traits traits;
 	if (in->traits)
 		traits = *in->traits;
@@ -366,10 +365,10 @@ jv *report_build(const report_inputs *in, const rules *r)
 	bound_decide_inputs(&si, &traits, &bv);
 	jv *bound = jv_set(rep, "bound", bound_to_jv(&bv));
 	roofline_into_bound(bound, jv_get(in->facts, "roofline"));
-	jv_set(rep, "totals", copy_or_null(jv_get(b, "totals")));
-	jv_set(rep, "stall_taxonomy", taxonomy(b));
-	jv_set(rep, "occupancy", occupancy_section(in->occupancy, b));
-	jv_set(rep, "wave_states", copy_or_null(jv_get(b, "wave_states")));
+	jv_set(rep, "totals", profile_totals_json(p));
+	jv_set(rep, "stall_taxonomy", taxonomy(p));
+	jv_set(rep, "occupancy", occupancy_section(in->occupancy, p));
+	jv_set(rep, "wave_states", p->wave_states ? jv_copy(p->wave_states) : jv_null());
 	jv_set(rep, "kernel_traits", kernel_traits_to_jv(&traits));
 	const jv *buckets = jv_set(rep, "entry_buckets",
 				   in->entry_buckets ? jv_copy(in->entry_buckets) : jv_object());
@@ -401,7 +400,7 @@ jv *report_build(const report_inputs *in, const rules *r)
 	jv_set(rep, "sources", copy_or_null(in->sources));
 	jv_set(rep, "missing", in->missing ? jv_copy(in->missing) : jv_array());
 	jv_set(rep, "repro", in->repro ? jv_str(in->repro) : jv_null());
-	add_headline(rep, b, p, in->kernel);
+	add_headline(rep, p, in->kernel);
 	if (p == &read_back)
 		profile_release(&read_back);
 	return rep;

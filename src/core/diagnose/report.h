@@ -24,11 +24,15 @@
 #define REPORT_BUBBLE_PCT 5.0
 
 typedef struct report_inputs {
-	/* the ranked stall profile the bubbles object was written from, whose figures the bound
-	 * and the rule signals read (rule_signals.h), or NULL: the profile is read back from the
-	 * bubbles object (profile_from_json) */
+	/* the ranked stall profile the bubbles object was written from, or NULL: the profile is
+	 * read back from the bubbles object (profile_from_json). report_build reads it for the
+	 * traits without a trace, the bound and the rule signals (rule_signals.h), the
+	 * recommendations' evidence (recommend.h), the headline, the taxonomy, and writes the
+	 * sections bubbles.json has in the same shape (dispatch, totals, normalized, wave_states)
+	 * with the bubbles writer (profile.h) */
 	const stall_profile *profile;
-	const jv *bubbles;   /* the bubbles object (required) */
+	const jv *bubbles;   /* the bubbles object (required): its hotspots, lines and waits
+				lists are quoted (their first 5) */
 	const jv *counters;  /* counters.json or NULL */
 	const jv *occupancy; /* {"theoretical": {...}|null, "observed": {...}|null} or NULL */
 	const jv *variation; /* class shares of other dispatches of the capture, or NULL */
