@@ -18,6 +18,35 @@ static jv *report_of(const jv *b)
 	return rep;
 }
 
+/* The diff of two documents as `flyprof diff` builds it: each read back into a stall profile
+ * (which must read) and its report-only parts (diff_side_of). */
+static jv *diff_build(const jv *before, const jv *after)
+{
+	stall_profile pb, pa;
+	fixture_profile(before, &pb);
+	fixture_profile(after, &pa);
+	diff_side b, a;
+	diff_side_of(&b, before, &pb);
+	diff_side_of(&a, after, &pa);
+	jv *d = diff_build_sides(&b, &a);
+	profile_release(&pb);
+	profile_release(&pa);
+	return d;
+}
+
+/* The variation object of the dispatches' bubbles objects, each read back into a profile. */
+static jv *variation_of(const jv *const *bs, const char *const *ids, size_t n)
+{
+	stall_profile ps[2];
+	const stall_profile *pp[2];
+	for (size_t i = 0; i < n; i++)
+		fixture_profile(bs[i], &ps[i]), pp[i] = &ps[i];
+	jv *v = diff_variation_profiles(pp, ids, n);
+	for (size_t i = 0; i < n; i++)
+		profile_release(&ps[i]);
+	return v;
+}
+
 TEST(diff_self_is_zero_and_passes)
 {
 	jv *b = fixture_bubbles();
@@ -83,9 +112,11 @@ TEST(diff_noise_floor_from_variation)
 	fixture_set_stall(b2, "vmem_wait", 4000); /* 4000 of 7000 = 57.14% vs 50%: 7.14 pp */
 	const jv *bs[2] = {b1, b2};
 	const char *ids[2] = {"1", "2"};
-	jv *var = diff_variation(bs, ids, 2);
+	jv *var = variation_of(bs, ids, 2);
 	CHECK_NEAR(jv_num(jv_get(var, "max_spread_pp")), 7.14, 1e-9);
-	CHECK(diff_variation(bs, ids, 1) == NULL);
+	CHECK_NEAR(jv_num(jv_get(jv_get(var, "spread_pp"), "vmem_wait")), 7.14, 1e-9);
+	CHECK_INT(jv_i64(jv_get(var, "dispatches")), 2);
+	CHECK(variation_of(bs, ids, 1) == NULL);
 	jv *before = fixture_bubbles();
 	jv_set(before, "variation", var);
 	jv *after = fixture_bubbles();

@@ -275,32 +275,6 @@ void diff_side_of(diff_side *s, const jv *doc, const stall_profile *p)
 	s->bound = jv_string(jv_get(jv_get(doc, "bound"), "bound"));
 }
 
-/* The profile of a document, or an empty one when it cannot be read (diff_build never
- * fails). */
-static void profile_of(stall_profile *p, const jv *doc)
-{
-	fp_err e = FP_ERR_INIT;
-	if (profile_from_json(doc, "diff", p, &e)) {
-		profile_release(p);
-		profile_init(p, VENDOR_AMD, UNIT_CYCLES, NULL);
-	}
-	fp_err_clear(&e);
-}
-
-jv *diff_build(const jv *before, const jv *after)
-{
-	stall_profile pb, pa;
-	diff_side b, a;
-	profile_of(&pb, before);
-	profile_of(&pa, after);
-	diff_side_of(&b, before, &pb);
-	diff_side_of(&a, after, &pa);
-	jv *d = diff_build_sides(&b, &a);
-	profile_release(&pb);
-	profile_release(&pa);
-	return d;
-}
-
 int diff_gate(jv *d, double pct_gate, jv **reasons)
 {
 	double floor_pp = jv_num(jv_get(jv_get(d, "noise"), "floor_pp"));
@@ -353,19 +327,5 @@ jv *diff_variation_profiles(const stall_profile *const *ps, const char *const *i
 		}
 	jv_set_round(v, "max_spread_pp", mx, 2);
 	jv_set_str(v, "denominator", "pp of each dispatch's totals.stall");
-	return v;
-}
-
-jv *diff_variation(const jv *const *bubbles, const char *const *ids, size_t n)
-{
-	stall_profile *ps = xcalloc(n ? n : 1, sizeof *ps);
-	const stall_profile **pp = xcalloc(n ? n : 1, sizeof *pp);
-	for (size_t i = 0; i < n; i++)
-		profile_of(&ps[i], bubbles[i]), pp[i] = &ps[i];
-	jv *v = diff_variation_profiles(pp, ids, n);
-	for (size_t i = 0; i < n; i++)
-		profile_release(&ps[i]);
-	free(ps);
-	free(pp);
 	return v;
 }

@@ -34,17 +34,13 @@ typedef struct diff_side {
 void diff_side_of(diff_side *s, const jv *doc, const stall_profile *p);
 /* Builds the diff object (owned). Never fails: classes absent on one side count as 0. */
 jv *diff_build_sides(const diff_side *before, const diff_side *after);
-/* The same from the two documents (a document that does not read as a profile counts as
- * empty). */
-jv *diff_build(const jv *before, const jv *after);
 /* Applies the gate to a diff object: returns 1 when it fails and fills *reasons (owned array of
  * strings), 0 when it passes. Also records {"pct", "threshold_pp", "failed", "reasons"} under
  * the diff's "gate" key. */
 int diff_gate(jv *diff, double pct, jv **reasons);
-/* The variation object from several dispatches' bubbles objects of one capture: per class the
- * spread (max - min) of pct_of_stall in pp, and max_spread_pp. NULL when n < 2. */
+/* The variation object from the ranked stall profiles of several dispatches of one capture:
+ * per class the spread (max - min) of its share of the stall in pp, and max_spread_pp. NULL
+ * when n < 2. */
 jv *diff_variation_profiles(const stall_profile *const *profiles, const char *const *ids, size_t n);
-/* The same from the bubbles objects (each read back with profile_from_json). */
-jv *diff_variation(const jv *const *bubbles, const char *const *ids, size_t n);
 
 #endif
