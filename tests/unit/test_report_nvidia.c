@@ -91,7 +91,13 @@ TEST(nvidia_bound_matrix_from_tensor_instructions)
 	t.evidence.matrix_latency = 450;
 	bound_verdict v;
 	/* 450 of 1000 samples on HMMA/HGMMA = 45% >= 40: compute before memory */
-	bound_decide_traits(b, NULL, &t, &v);
+	stall_profile p;
+	fixture_profile(b, &p);
+	signal_inputs in;
+	signal_inputs_fill(&in, &p, NULL, NULL, NULL);
+	bound_decide_inputs(&in, &t, &v);
+	signal_inputs_release(&in);
+	profile_release(&p);
 	CHECK_STR(v.bound, "compute");
 	CHECK_STR(v.confidence, "medium");
 	CHECK(strstr(v.why, "45.0% of all warp-state samples") != NULL);

@@ -25,6 +25,20 @@ static const char *rule_tmpl =
     "\"op\": \">\", \"threshold\": 10},\n  \"knob\": \"%s\", \"change\": \"c\", \"expected\": "
     "\"x\", \"verify\": \"v\", \"confidence\": \"high\", \"priority\": 1}]}";
 
+/* The signal map of a bubbles object as report builds it: the object read back into a stall
+ * profile (which must read), the typed inputs filled from it and the documents. */
+static void signals_of(signal_map *m, const jv *b, const jv *counters, const jv *occupancy,
+		       const jv *facts)
+{
+	stall_profile p;
+	fixture_profile(b, &p);
+	signal_inputs in;
+	signal_inputs_fill(&in, &p, counters, occupancy, facts);
+	rule_signals_from_inputs(m, &in);
+	signal_inputs_release(&in);
+	profile_release(&p);
+}
+
 TEST(rules_shipped_files_load)
 {
 	rules r;
@@ -197,7 +211,7 @@ TEST(rules_signal_map_names_are_known)
 	jv *o = json_parse(occ, strlen(occ), "occ", &e);
 	jv *f = json_parse(facts, strlen(facts), "facts", &e);
 	signal_map sig;
-	rule_signals_build(&sig, b, NULL, o, f);
+	signals_of(&sig, b, NULL, o, f);
 	for (size_t i = 0; i < sig.n; i++) {
 		if (!rules_signal_known(sig.v[i].name))
 			printf("# not a known signal: %s\n", sig.v[i].name);
@@ -240,7 +254,7 @@ TEST(rules_eval_threshold_gate_and_missing_signal)
 	CHECK_INT(rules_load(&r, &e), 0);
 	jv *b = fixture_bubbles();
 	signal_map sig;
-	rule_signals_build(&sig, b, NULL, NULL, NULL);
+	signals_of(&sig, b, NULL, NULL, NULL);
 	/* hand-computed: vmem_wait 3000 of 6000 stall = 50%, of 10000 latency = 30% */
 	CHECK_NEAR(sig_number(signal_map_get(&sig, "vmem_wait.pct_of_stall")), 50.0, 1e-9);
 	CHECK_NEAR(sig_number(signal_map_get(&sig, "vmem_wait.stall_pct_of_latency")), 30.0, 1e-9);
@@ -289,12 +303,12 @@ TEST(rules_uncalibrated_roof_is_not_a_signal)
 			    "\"l2_hit_rate\":80}}";
 	jv *c = json_parse(ctext, strlen(ctext), "c", &e);
 	signal_map sig;
-	rule_signals_build(&sig, b, c, NULL, NULL);
+	signals_of(&sig, b, c, NULL, NULL);
 	CHECK(signal_map_get(&sig, "counters.pct_of_hbm_roof") == NULL);
 	CHECK_NEAR(sig_number(signal_map_get(&sig, "counters.l2_hit_rate")), 80, 1e-9);
 	signal_map_release(&sig);
 	jv_set_bool(jv_get(c, "memory"), "calibrated", 1);
-	rule_signals_build(&sig, b, c, NULL, NULL);
+	signals_of(&sig, b, c, NULL, NULL);
 	CHECK_NEAR(sig_number(signal_map_get(&sig, "counters.pct_of_hbm_roof")), 95, 1e-9);
 	signal_map_release(&sig);
 	jv_free(c);

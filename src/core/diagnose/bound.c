@@ -140,18 +140,12 @@ void bound_decide_inputs(const signal_inputs *in, const kernel_traits *traits, b
 	trace_decide(in, traits, v, in->has_counters ? "counters inconclusive; " : "");
 }
 
-void bound_decide_traits(const jv *bubbles, const jv *counters, const kernel_traits *traits,
-			 bound_verdict *v)
+void bound_decide(const jv *bubbles, const jv *counters, bound_verdict *v)
 {
 	signal_inputs in;
 	signal_inputs_read(&in, bubbles, counters, NULL, NULL);
-	bound_decide_inputs(&in, traits, v);
+	bound_decide_inputs(&in, NULL, v);
 	signal_inputs_release(&in);
-}
-
-void bound_decide(const jv *bubbles, const jv *counters, bound_verdict *v)
-{
-	bound_decide_traits(bubbles, counters, NULL, v);
 }
 
 jv *bound_to_jv(const bound_verdict *v)

@@ -44,9 +44,6 @@ void bound_decide_inputs(const signal_inputs *in, const kernel_traits *traits, b
  * back into a profile (signal_inputs_read). The backend is bubbles "backend" (absent = amd);
  * the NVIDIA unit is warp-state samples and the reason says so. */
 void bound_decide(const jv *bubbles, const jv *counters, bound_verdict *v);
-/* The same with the kernel traits (kernel_traits.h; may be NULL). */
-void bound_decide_traits(const jv *bubbles, const jv *counters, const kernel_traits *traits,
-			 bound_verdict *v);
 /* {"bound","basis","confidence","calibrated","why"}; owned by the caller. */
 jv *bound_to_jv(const bound_verdict *v);
 /* 1 when rule gating should apply (the verdict is not unknown). */

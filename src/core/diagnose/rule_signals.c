@@ -308,15 +308,6 @@ void rule_signals_from_inputs(signal_map *m, const signal_inputs *in)
 	}
 }
 
-void rule_signals_build(signal_map *m, const jv *bubbles, const jv *counters, const jv *occupancy,
-			const jv *facts)
-{
-	signal_inputs in;
-	signal_inputs_read(&in, bubbles, counters, occupancy, facts);
-	rule_signals_from_inputs(m, &in);
-	signal_inputs_release(&in);
-}
-
 /* ---- validating names ---- */
 
 static int scope_has_class(signal_scope s, const char *name, size_t n)

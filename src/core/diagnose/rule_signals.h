@@ -144,10 +144,7 @@ void signal_inputs_fill(signal_inputs *in, const stall_profile *p, const jv *cou
 void signal_inputs_read(signal_inputs *in, const jv *bubbles, const jv *counters,
 			const jv *occupancy, const jv *facts);
 void signal_inputs_release(signal_inputs *in);
-/* Fills m (initialised here; the caller releases it) from the table, over signal_inputs_read's
- * inputs. */
-void rule_signals_build(signal_map *m, const jv *bubbles, const jv *counters, const jv *occupancy,
-			const jv *facts);
+/* Fills m (initialised here; the caller releases it) from the table, over the typed inputs. */
 void rule_signals_from_inputs(signal_map *m, const signal_inputs *in);
 
 /* The row that provides signal `name`, or NULL (rules_signal_known). */
