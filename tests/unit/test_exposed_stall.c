@@ -134,6 +134,36 @@ TEST(exposed_stall_long_window_radix_sort)
 	free(dir);
 }
 
+/* A record that starts before its wave's begin (outside the SIMD's window): the events leave
+ * the per-cycle counting for the radix sort, and the window clips the record. */
+TEST(exposed_stall_event_outside_window)
+{
+	char *dir = path_join(t_tmpdir(), "outside");
+	fp_err me = FP_ERR_INIT;
+	CHECK_INT(file_mkdirs(dir, &me), 0);
+	trace_dispatch d;
+	trace_dispatch_init(&d);
+	add(&d, 3, "v_add_f32_e32 v1, v2, v3", TAX_VALU);
+	char *p = path_join(dir, "se0_sm0_sl0_wv0.json");
+	FILE *f = fopen(p, "w");
+	fprintf(f, "{\"name\":\"SE0\",\"duration\":100,\"wave\":{\"cu\":1,\"id\":0,\"simd\":0,"
+		   "\"slot\":0,\"begin\":10,\"end\":100,\"instructions\":[[0,6,0,20,3]],"
+		   "\"timeline\":[[2,90]],\"waitcnt\":[]}}");
+	fclose(f);
+	free(p);
+	jv *ex = NULL;
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(wave_facts_and_exposed(dir, &d, NULL, NULL, &ex, NULL, &e), 0);
+	CHECK_INT(jv_i64(jv_get(ex, "window_cycles")), 90);
+	CHECK_INT(jv_i64(jv_get(ex, "issue_cycles")), 10);
+	CHECK_INT(jv_i64(jv_get(ex, "empty_cycles")), 80);
+	CHECK_NEAR(jv_num(jv_get(ex, "exposed_cycles")), 0, 1e-9);
+	jv_free(ex);
+	fp_err_clear(&e);
+	trace_dispatch_release(&d);
+	free(dir);
+}
+
 TEST(wave_facts_idle_waves)
 {
 	const char *dir = t_tmpdir();

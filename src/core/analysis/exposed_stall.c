@@ -46,28 +46,31 @@ static ev *radix_events(ev *evs, ev *tmp, size_t n, int64_t lo, uint64_t range)
 	return src;
 }
 
+/* Counts an event at time t (ev_lo <= t) for the counting sort: cnt[t - ev_lo + 1]. */
+static inline void count_event(uint32_t *cnt, int64_t ev_lo, int64_t t)
+{
+	if (cnt)
+		cnt[(uint64_t)t - (uint64_t)ev_lo + 1]++;
+}
+
 /* Sorts the events by time, events of equal time kept in the order they were made (the order
  * the merge sort of qsort gave, without its compares and moves, which were half of report's
- * time). lo and hi bound the times. A SIMD's window is short (a few hundred thousand cycles in
- * the corpus): then one counter per cycle, one counting pass and one move of each event; the
- * moves of one wave's events go forward through the output, where radix passes scattered them
- * over 2,048 places twice. Longer windows take the radix sort. Returns the sorted array, which
- * is evs or tmp (both n long). */
-static ev *sort_events(ev *evs, ev *tmp, size_t n, int64_t lo, int64_t hi)
+ * time). The events' times span [ev_lo, ev_lo + range]. When that is short (a few hundred
+ * thousand cycles a SIMD in the corpus) `cnt` holds one counter per cycle, counted as the
+ * events were made (count_event), and each event moves once, the moves of one wave's events
+ * going forward through the output, where radix passes scattered them over 2,048 places twice.
+ * Without cnt (a long span) the events take the radix sort. Returns the sorted array, which is
+ * evs or tmp (both n long). */
+static ev *sort_events(ev *evs, ev *tmp, size_t n, uint32_t *cnt, int64_t ev_lo, uint64_t range)
 {
 	if (n < 2)
 		return evs;
-	uint64_t range = (uint64_t)hi - (uint64_t)lo;
-	if (range >= EV_COUNT_MAX || range > 8 * (uint64_t)n || n >= UINT32_MAX)
-		return radix_events(evs, tmp, n, lo, range);
-	uint32_t *pos = xcalloc(range + 2, sizeof *pos);
-	for (size_t i = 0; i < n; i++)
-		pos[(uint64_t)evs[i].t - (uint64_t)lo + 1]++;
+	if (!cnt)
+		return radix_events(evs, tmp, n, ev_lo, range);
 	for (uint64_t k = 1; k <= range + 1; k++)
-		pos[k] += pos[k - 1];
+		cnt[k] += cnt[k - 1];
 	for (size_t i = 0; i < n; i++)
-		tmp[pos[(uint64_t)evs[i].t - (uint64_t)lo]++] = evs[i];
-	free(pos);
+		tmp[cnt[(uint64_t)evs[i].t - (uint64_t)ev_lo]++] = evs[i];
 	return tmp;
 }
 
@@ -150,8 +153,25 @@ void exposed_group(exposed_acc *a, const wave_group *g)
 	}
 	if (!g->n || hi <= lo)
 		return;
+	/* the events' times, for the sort (records can start before their wave's begin) */
+	int64_t ev_lo = INT64_MAX, ev_hi = INT64_MIN;
+	for (size_t w = 0; w < g->n; w++)
+		for (size_t r = 0; r < g->waves[w].n_insts; r++) {
+			const att_wave_inst *in = &g->waves[w].insts[r];
+			int64_t st = in->stall > 0 ? in->stall : 0;
+			if (st > 0 || in->duration > st) {
+				int64_t last =
+				    in->duration > st ? in->time + in->duration : in->time + st;
+				ev_lo = in->time < ev_lo ? in->time : ev_lo;
+				ev_hi = last > ev_hi ? last : ev_hi;
+			}
+		}
+	uint64_t range = ev_lo <= ev_hi ? (uint64_t)ev_hi - (uint64_t)ev_lo : 0;
+	uint32_t *cnt =
+	    ev_lo <= ev_hi && range < EV_COUNT_MAX && range <= 8 * (uint64_t)cap && cap < UINT32_MAX
+		? xcalloc(range + 2, sizeof *cnt)
+		: NULL;
 	ev *evs = xmalloc((cap ? cap : 1) * sizeof *evs);
-	int64_t ev_lo = INT64_MAX, ev_hi = INT64_MIN; /* the events' times, for the sort */
 	for (size_t w = 0; w < g->n; w++)
 		for (size_t r = 0; r < g->waves[w].n_insts; r++) {
 			const att_wave_inst *in = &g->waves[w].insts[r];
@@ -164,20 +184,19 @@ void exposed_group(exposed_acc *a, const wave_group *g)
 					a->line_stall[i] += (double)st;
 				evs[n_ev++] = (ev){in->time, (int32_t)i, 1, +1, (uint8_t)c};
 				evs[n_ev++] = (ev){in->time + st, (int32_t)i, 1, -1, (uint8_t)c};
+				count_event(cnt, ev_lo, in->time);
+				count_event(cnt, ev_lo, in->time + st);
 			}
 			if (in->duration > st) {
 				evs[n_ev++] = (ev){in->time + st, -1, 0, +1, 0};
 				evs[n_ev++] = (ev){in->time + in->duration, -1, 0, -1, 0};
-			}
-			if (st > 0 || in->duration > st) {
-				int64_t last =
-				    in->duration > st ? in->time + in->duration : in->time + st;
-				ev_lo = in->time < ev_lo ? in->time : ev_lo;
-				ev_hi = last > ev_hi ? last : ev_hi;
+				count_event(cnt, ev_lo, in->time + st);
+				count_event(cnt, ev_lo, in->time + in->duration);
 			}
 		}
 	ev *tmp = xmalloc((n_ev ? n_ev : 1) * sizeof *tmp);
-	const ev *sorted = sort_events(evs, tmp, n_ev, ev_lo, ev_hi);
+	const ev *sorted = sort_events(evs, tmp, n_ev, cnt, ev_lo, range);
+	free(cnt);
 	active *act = xcalloc(g->n + 1, sizeof *act);
 	size_t n_act = 0;
 	int issuing = 0;
