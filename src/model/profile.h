@@ -14,8 +14,8 @@
  * profile read back from bubbles.json (profile_read.c) holds what the file lists: totals,
  * classes (with their top instructions), normalised sums, the dynamic mix and the listed waits
  * (cut as the file was) and the listed source lines (their source, costs and class, cut as the
- * file was; the sources are owned, own_sources); the instructions those lists name are the
- * entries of a small trace the profile owns (own_trace), in list order; hotspots stay empty. */
+ * file was; the sources are owned, own_sources) and the listed hotspots; the instructions those
+ * lists name are the entries of a small trace the profile owns (own_trace), in list order. */
 #ifndef FLYPROF_MODEL_PROFILE_H
 #define FLYPROF_MODEL_PROFILE_H
 
@@ -195,6 +195,9 @@ jv *profile_wait_json(const stall_profile *p, const prof_wait *w);
  * wait's "split" object; a producer's isa ("?" when its line is not in the trace) and source
  * ("" then). */
 void profile_inst_fields(jv *o, const stall_profile *p, size_t inst);
+/* One entry of the "hotspots" list (the r-th of hot) and of the "lines" list. */
+jv *profile_hotspot_json(const stall_profile *p, size_t r);
+jv *profile_line_json(const stall_profile *p, const prof_line *l);
 /* The "dispatch" and "totals" objects and the "normalized" list (report.json quotes them). */
 jv *profile_dispatch_json(const stall_profile *p);
 jv *profile_totals_json(const stall_profile *p);
@@ -213,7 +216,8 @@ const char *profile_producer_source(const stall_profile *p, const prof_producer 
  * wait order is the file's; their producers with the instructions they name), the listed
  * source lines (read as leniently as a reader of the
  * file would: a missing or mistyped number counts 0), the kernel duration when the document
- * has one, the occupancy and wave_states objects. Hotspots stay empty; trace is own_trace. Returns
+ * has one, the occupancy and wave_states objects, the listed hotspots (leniently too: their
+ * costs, class, address, not_issued and stall reasons). Trace is own_trace. Returns
  * 0, or -1 with e set (BAD_INPUT: what key is missing or mistyped). */
 int profile_from_json(const jv *doc, const char *name, stall_profile *p, fp_err *e);
 

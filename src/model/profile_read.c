@@ -330,6 +330,68 @@ static void read_lines(const jv *doc, stall_profile *p)
 	p->n_lines = p->lines_total = n;
 }
 
+/* An address as the writer prints it ("0x1f0"), or a plain number; 0 when neither. */
+static uint64_t lenient_addr(const jv *o, const char *key)
+{
+	const char *s = jv_string(jv_get(o, key));
+	if (s)
+		return strtoull(s, NULL, 16);
+	return (uint64_t)lenient_int(o, key);
+}
+
+/* The listed hotspots, in the file's order: each an instruction of own_trace with its costs,
+ * class and address, its stall reasons (NVIDIA) as parts. */
+static void read_hotspots(const jv *doc, stall_profile *p)
+{
+	const jv *arr = jv_get(doc, "hotspots");
+	if (jv_type_of(arr) != JV_ARRAY || !jv_len(arr))
+		return;
+	size_t n = jv_len(arr);
+	p->hot = xcalloc(n, sizeof *p->hot);
+	for (size_t k = 0; k < n; k++) {
+		const jv *o = jv_at(arr, k);
+		const char *c = jv_string(jv_get(o, "class"));
+		size_t i = add_inst(p, o, c ? class_lookup(p->vendor, c) : -1);
+		trace_inst *t = &p->own_trace->insts[i];
+		t->vaddr = (int64_t)lenient_addr(o, "vaddr");
+		t->hits = lenient_int(o, "hits");
+		t->latency = lenient_int(o, "latency");
+		t->stall = lenient_int(o, "stall");
+		t->idle = lenient_int(o, "idle");
+		const jv *rs = jv_get(o, "reasons");
+		for (size_t r = 0; jv_type_of(rs) == JV_OBJECT && r < jv_len(rs); r++) {
+			int id = class_lookup(p->vendor, jv_key_at(rs, r));
+			double v = jv_num(jv_value_at(rs, r));
+			if (id >= 0 && v > 0 && v < 9.2e18)
+				profile_add_part(p, i, id, (int64_t)v, 0, 0);
+		}
+		p->hot[k] = i;
+	}
+	p->n_hot = p->hot_total = n;
+}
+
+/* The per-instruction measures the hotspots carry (address, not_issued), once own_trace holds
+ * every listed instruction: parallel to it, 0 for an instruction no hotspot lists. */
+static void read_hotspot_measures(const jv *doc, stall_profile *p)
+{
+	const jv *arr = jv_get(doc, "hotspots");
+	size_t n = p->own_trace->n_insts;
+	for (size_t k = 0; k < p->n_hot; k++) {
+		const jv *o = jv_at(arr, k);
+		if (jv_get(o, "address") && !p->address)
+			p->address = xcalloc(n, sizeof *p->address);
+		if (jv_get(o, "not_issued") && !p->not_issued)
+			p->not_issued = xcalloc(n, sizeof *p->not_issued);
+	}
+	for (size_t k = 0; k < p->n_hot; k++) {
+		const jv *o = jv_at(arr, k);
+		if (p->address)
+			p->address[p->hot[k]] = lenient_addr(o, "address");
+		if (p->not_issued)
+			p->not_issued[p->hot[k]] = lenient_int(o, "not_issued");
+	}
+}
+
 /* The kernel's duration where the document has one: the Nsight Compute details' Duration, or
  * the span of an ATT trace (first to last realtime sample). */
 static void read_duration(const jv *doc, stall_profile *p)
@@ -390,6 +452,8 @@ int profile_from_json(const jv *doc, const char *name, stall_profile *p, fp_err 
 	if (!p->dispatch.arch)
 		p->dispatch.arch = opt_str(d, "arch");
 	read_lines(doc, p);
+	read_hotspots(doc, p);
+	read_hotspot_measures(doc, p);
 	read_duration(doc, p);
 	const jv *occ = jv_get(doc, "occupancy");
 	if (jv_type_of(occ) == JV_OBJECT)

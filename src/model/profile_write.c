@@ -187,34 +187,37 @@ static jv *reasons_json(const stall_profile *p, size_t inst)
 	return o;
 }
 
+jv *profile_hotspot_json(const stall_profile *p, size_t r)
+{
+	size_t i = p->hot[r];
+	const trace_inst *t = &p->trace->insts[i];
+	jv *o = jv_object();
+	jv_set_int(o, "rank", (int64_t)r + 1);
+	jv_set_int(o, "code_line", t->code_line);
+	jv_set(o, "vaddr", hex((uint64_t)t->vaddr));
+	if (p->address)
+		jv_set(o, "address", hex(p->address[i]));
+	jv_set_str(o, "isa", t->isa);
+	jv_set_str(o, "source", t->source);
+	jv_set_str(o, "class", class_name(p->vendor, t->klass));
+	jv_set_str(o, "normalized", norm_name(class_norm(p->vendor, t->klass)));
+	profile_set_costs(o, t->hits, t->latency, t->stall, t->idle);
+	if (p->not_issued)
+		jv_set_int(o, "not_issued", p->not_issued[i]);
+	jv_set(o, "pct_of_stall", pct(t->stall, p->totals.stall));
+	if (sampled(p))
+		jv_set(o, "reasons", reasons_json(p, i));
+	return o;
+}
+
 static jv *hotspots_json(const stall_profile *p)
 {
 	jv *a = jv_array();
-	for (size_t r = 0; r < p->n_hot; r++) {
-		size_t i = p->hot[r];
-		const trace_inst *t = &p->trace->insts[i];
-		jv *o = jv_push(a, jv_object());
-		jv_set_int(o, "rank", (int64_t)r + 1);
-		jv_set_int(o, "code_line", t->code_line);
-		jv_set(o, "vaddr", hex((uint64_t)t->vaddr));
-		if (p->address)
-			jv_set(o, "address", hex(p->address[i]));
-		jv_set_str(o, "isa", t->isa);
-		jv_set_str(o, "source", t->source);
-		jv_set_str(o, "class", class_name(p->vendor, t->klass));
-		jv_set_str(o, "normalized", norm_name(class_norm(p->vendor, t->klass)));
-		profile_set_costs(o, t->hits, t->latency, t->stall, t->idle);
-		if (p->not_issued)
-			jv_set_int(o, "not_issued", p->not_issued[i]);
-		jv_set(o, "pct_of_stall", pct(t->stall, p->totals.stall));
-		if (sampled(p))
-			jv_set(o, "reasons", reasons_json(p, i));
-	}
+	for (size_t r = 0; r < p->n_hot; r++)
+		jv_push(a, profile_hotspot_json(p, r));
 	return a;
 }
 
-/* "path/file.py:LINE" (the last frame of an inline chain "a -> b"): file, and line when the
- * text after the last ':' is 1..9 digits; else the whole frame is the file, line null. */
 static void split_source(const char *src, jv *o)
 {
 	const char *last = src, *q;
@@ -234,22 +237,25 @@ static void split_source(const char *src, jv *o)
 	jv_set_int(o, "line", strtoll(colon + 1, NULL, 10));
 }
 
+jv *profile_line_json(const stall_profile *p, const prof_line *l)
+{
+	jv *o = jv_object();
+	jv_set_str(o, "source", l->source);
+	split_source(l->source, o);
+	jv_set_int(o, "instructions", (int64_t)l->instructions);
+	profile_set_costs(o, l->hits, l->latency, l->stall, l->idle);
+	if (p->not_issued)
+		jv_set_int(o, "not_issued", l->not_issued);
+	jv_set(o, "pct_of_stall", pct(l->stall, p->totals.stall));
+	jv_set(o, "class", l->klass >= 0 ? jv_str(class_name(p->vendor, l->klass)) : jv_null());
+	return o;
+}
+
 static jv *lines_json(const stall_profile *p)
 {
 	jv *a = jv_array();
-	for (size_t k = 0; k < p->n_lines; k++) {
-		const prof_line *l = &p->lines[k];
-		jv *o = jv_push(a, jv_object());
-		jv_set_str(o, "source", l->source);
-		split_source(l->source, o);
-		jv_set_int(o, "instructions", (int64_t)l->instructions);
-		profile_set_costs(o, l->hits, l->latency, l->stall, l->idle);
-		if (p->not_issued)
-			jv_set_int(o, "not_issued", l->not_issued);
-		jv_set(o, "pct_of_stall", pct(l->stall, p->totals.stall));
-		jv_set(o, "class",
-		       l->klass >= 0 ? jv_str(class_name(p->vendor, l->klass)) : jv_null());
-	}
+	for (size_t k = 0; k < p->n_lines; k++)
+		jv_push(a, profile_line_json(p, &p->lines[k]));
 	return a;
 }
 

@@ -29,6 +29,10 @@ TEST(recommend_typed_result_and_its_json)
 	CHECK_INT(p.waits[0].producers[0].code_line, 5);
 	CHECK_INT(p.waits[0].producers[0].type, PROD_VMEM);
 	CHECK_STR(profile_producer_source(&p, &p.waits[0].producers[0]), FIX_SRC ":40");
+	CHECK_INT(p.n_hot, 1); /* and the listed hotspots */
+	CHECK_INT(p.trace->insts[p.hot[0]].stall, 2400);
+	CHECK_INT(p.trace->insts[p.hot[0]].vaddr, 4096);
+	CHECK_STR(class_name(p.vendor, p.trace->insts[p.hot[0]].klass), "vmem_wait");
 	kernel_traits t;
 	kernel_traits_from_profile(&p, &t);
 	kernel_traits_add_platform(&t, &p);

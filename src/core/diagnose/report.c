@@ -310,17 +310,46 @@ static const char *ranking_rule =
     "NVIDIA the Nsight Compute findings come first, ranked by their gain (ncu's estimated "
     "speedup where one of its rules covers the finding)";
 
-/* The first n items of a bubbles list, each flagged "entry_bucket" when its source line is a
+/* A list entry as bubbles has it, flagged "entry_bucket" when its source line is a
  * kernel-entry bucket and "library_frame" when it is inside FlyDSL's or Triton's own package
  * (evidence_loc.h). */
-static jv *first_n(const jv *arr, size_t n, const jv *buckets)
+static jv *flagged(jv *c, const char *source, const jv *buckets)
+{
+	evloc_kind k = evloc_kind_of(buckets, source);
+	jv_set_bool(c, "entry_bucket", k == EVLOC_ENTRY_BUCKET);
+	jv_set_bool(c, "library_frame", k == EVLOC_LIBRARY_FRAME);
+	return c;
+}
+
+/* report.json's hotspots, source lines and waits: the first REPORT_LIST_TOP of the profile's
+ * ranked lists, written by the bubbles writer and flagged. */
+#define REPORT_LIST_TOP 5
+
+static jv *top_hotspots(const stall_profile *p, const jv *buckets)
 {
 	jv *out = jv_array();
-	for (size_t i = 0; i < jv_len(arr) && i < n; i++) {
-		jv *c = jv_push(out, jv_copy(jv_at(arr, i)));
-		evloc_kind k = evloc_kind_of(buckets, jv_string(jv_get(c, "source")));
-		jv_set_bool(c, "entry_bucket", k == EVLOC_ENTRY_BUCKET);
-		jv_set_bool(c, "library_frame", k == EVLOC_LIBRARY_FRAME);
+	for (size_t r = 0; r < p->n_hot && r < REPORT_LIST_TOP; r++)
+		jv_push(out, flagged(profile_hotspot_json(p, r), p->trace->insts[p->hot[r]].source,
+				     buckets));
+	return out;
+}
+
+static jv *top_lines(const stall_profile *p, const jv *buckets)
+{
+	jv *out = jv_array();
+	for (size_t k = 0; k < p->n_lines && k < REPORT_LIST_TOP; k++)
+		jv_push(out,
+			flagged(profile_line_json(p, &p->lines[k]), p->lines[k].source, buckets));
+	return out;
+}
+
+static jv *top_waits(const stall_profile *p, const jv *buckets)
+{
+	jv *out = jv_array();
+	for (size_t k = 0; k < p->n_wait_order && k < REPORT_LIST_TOP; k++) {
+		const prof_wait *w = &p->waits[p->wait_order[k]];
+		jv_push(out,
+			flagged(profile_wait_json(p, w), p->trace->insts[w->inst].source, buckets));
 	}
 	return out;
 }
@@ -391,9 +420,9 @@ jv *report_build(const report_inputs *in, const rules *r)
 	jv_set_str(rep, "ranking_rule", ranking_rule);
 	jv_set(rep, "signals", signal_map_to_jv(&sig));
 	signal_map_release(&sig);
-	jv_set(rep, "evidence_hotspots", first_n(jv_get(b, "hotspots"), 5, buckets));
-	jv_set(rep, "lines", first_n(jv_get(b, "lines"), 5, buckets));
-	jv_set(rep, "waits", first_n(jv_get(b, "waits"), 5, buckets));
+	jv_set(rep, "evidence_hotspots", top_hotspots(p, buckets));
+	jv_set(rep, "lines", top_lines(p, buckets));
+	jv_set(rep, "waits", top_waits(p, buckets));
 	jv_set(rep, "variation", copy_or_null(in->variation));
 	jv_set(rep, "counters", copy_or_null(in->counters));
 	jv_set(rep, "tile", copy_or_null(in->tile));

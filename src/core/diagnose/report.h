@@ -25,14 +25,13 @@
 
 typedef struct report_inputs {
 	/* the ranked stall profile the bubbles object was written from, or NULL: the profile is
-	 * read back from the bubbles object (profile_from_json). report_build reads it for the
-	 * traits without a trace, the bound and the rule signals (rule_signals.h), the
-	 * recommendations' evidence (recommend.h), the headline, the taxonomy, and writes the
-	 * sections bubbles.json has in the same shape (dispatch, totals, normalized, wave_states)
-	 * with the bubbles writer (profile.h) */
+	 * read back from the bubbles object (profile_from_json). report_build reads only the
+	 * profile: the traits without a trace, the bound and the rule signals (rule_signals.h),
+	 * the recommendations' evidence (recommend.h), the headline, the taxonomy, and the
+	 * sections bubbles.json has in the same shape (dispatch, totals, normalized, wave_states,
+	 * the first 5 hotspots, lines and waits), written by the bubbles writer (profile.h) */
 	const stall_profile *profile;
-	const jv *bubbles;   /* the bubbles object (required): its hotspots, lines and waits
-				lists are quoted (their first 5) */
+	const jv *bubbles;   /* the bubbles object: required when profile is NULL */
 	const jv *counters;  /* counters.json or NULL */
 	const jv *occupancy; /* {"theoretical": {...}|null, "observed": {...}|null} or NULL */
 	const jv *variation; /* class shares of other dispatches of the capture, or NULL */
