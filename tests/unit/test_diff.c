@@ -37,8 +37,8 @@ static jv *diff_build(const jv *before, const jv *after)
 /* The variation object of the dispatches' bubbles objects, each read back into a profile. */
 static jv *variation_of(const jv *const *bs, const char *const *ids, size_t n)
 {
-	stall_profile ps[2];
-	const stall_profile *pp[2];
+	stall_profile ps[2] = {{0}};
+	const stall_profile *pp[2] = {NULL, NULL};
 	for (size_t i = 0; i < n; i++)
 		fixture_profile(bs[i], &ps[i]), pp[i] = &ps[i];
 	jv *v = diff_variation_profiles(pp, ids, n);
