@@ -5,6 +5,7 @@
 #ifndef FLYPROF_TESTS_UNIT_REPORT_FIXTURE_H
 #define FLYPROF_TESTS_UNIT_REPORT_FIXTURE_H
 
+#include "core/diagnose/bound.h"
 #include "core/diagnose/report.h"
 #include "core/diagnose/rules.h"
 #include "base/json/json_parse.h"
@@ -109,6 +110,15 @@ static inline void fixture_profile(const jv *b, stall_profile *p)
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(profile_from_json(b, "fixture", p, &e), 0);
 	fp_err_clear(&e);
+}
+
+/* The bound of a bubbles object (read back into a profile, which must read) and counters. */
+static inline void fixture_bound(const jv *b, const jv *counters, bound_verdict *v)
+{
+	stall_profile p;
+	fixture_profile(b, &p);
+	bound_decide(&p, counters, v);
+	profile_release(&p);
 }
 
 /* report_build on `in` with the shipped rules; a rules file that does not load fails the test. */

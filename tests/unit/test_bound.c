@@ -17,7 +17,7 @@ TEST(bound_from_trace_memory)
 {
 	jv *b = fixture_bubbles();
 	bound_verdict v;
-	bound_decide(b, NULL, &v);
+	fixture_bound(b, NULL, &v);
 	/* vmem 3000 of 6000 stall = 50% >= 40; mfma latency 1500/10000 = 15% < 40 */
 	CHECK_STR(v.bound, "memory");
 	CHECK_STR(v.basis, "trace");
@@ -35,12 +35,12 @@ TEST(bound_from_trace_compute_and_latency)
 	jv *cls = jv_get(b, "classes");
 	jv_set_int(jv_at(cls, 4), "latency", 7000);
 	bound_verdict v;
-	bound_decide(b, NULL, &v);
+	fixture_bound(b, NULL, &v);
 	CHECK_STR(v.bound, "compute");
 	CHECK_STR(v.confidence, "high");
 	jv_set_int(jv_at(cls, 4), "latency", 1500);
 	fixture_set_stall(b, "vmem_wait", 1000); /* 1000 of 4000 = 25% < 40 */
-	bound_decide(b, NULL, &v);
+	fixture_bound(b, NULL, &v);
 	CHECK_STR(v.bound, "latency");
 	CHECK_STR(v.confidence, "low");
 	jv_free(b);
@@ -52,19 +52,19 @@ TEST(bound_from_counters_honours_calibration)
 	jv *c = parse("{\"memory\":{\"calibrated\":false,\"pct_of_hbm_roof\":95,"
 		      "\"l2_hit_rate\":80},\"compute\":{\"mfma_inst_frac\":0.1}}");
 	bound_verdict v;
-	bound_decide(b, c, &v);
+	fixture_bound(b, c, &v);
 	/* uncalibrated roof ignored, L2 fine, MFMA low: falls back to the trace */
 	CHECK_STR(v.basis, "trace");
 	CHECK_STR(v.bound, "memory");
 	CHECK_INT(v.calibrated, 0);
 	CHECK(strstr(v.why, "counters inconclusive") != NULL);
 	jv_set_bool(jv_get(c, "memory"), "calibrated", 1);
-	bound_decide(b, c, &v);
+	fixture_bound(b, c, &v);
 	CHECK_STR(v.basis, "counters");
 	CHECK_STR(v.bound, "memory");
 	CHECK_STR(v.confidence, "high");
 	jv_set_double(jv_get(c, "compute"), "mfma_inst_frac", 0.6);
-	bound_decide(b, c, &v);
+	fixture_bound(b, c, &v);
 	CHECK_STR(v.bound, "compute");
 	CHECK_STR(v.basis, "counters");
 	jv_free(c);
@@ -75,7 +75,7 @@ TEST(bound_unknown_without_latency)
 {
 	jv *b = parse("{\"totals\":{\"latency\":0,\"stall\":0},\"classes\":[]}");
 	bound_verdict v;
-	bound_decide(b, NULL, &v);
+	fixture_bound(b, NULL, &v);
 	CHECK_STR(v.bound, "unknown");
 	CHECK(!bound_gates(&v));
 	jv *j = bound_to_jv(&v);

@@ -59,7 +59,7 @@ TEST(nvidia_bound_is_memory_on_long_scoreboard)
 {
 	jv *b = nv_bubbles("k.cu");
 	bound_verdict v;
-	bound_decide(b, NULL, &v);
+	fixture_bound(b, NULL, &v);
 	/* long_scoreboard 600 of 900 stall samples = 66.7% >= 60: memory, high */
 	CHECK_STR(v.bound, "memory");
 	CHECK_STR(v.confidence, "high");
@@ -70,13 +70,13 @@ TEST(nvidia_bound_is_memory_on_long_scoreboard)
 	jv_set_int(jv_at(jv_get(b, "classes"), 0), "stall", 300);
 	jv_set_str(jv_at(jv_get(b, "classes"), 3), "class", "lg_throttle");
 	jv_set_int(jv_at(jv_get(b, "classes"), 3), "stall", 100);
-	bound_decide(b, NULL, &v);
+	fixture_bound(b, NULL, &v);
 	CHECK_STR(v.bound, "memory");
 	CHECK_STR(v.confidence, "medium");
 	CHECK_NEAR(v.share, 400.0 / 9.0, 1e-9);
 	/* imc_miss (constant cache) is not the data stream: 300 + 0 of 900 = 33.3% -> latency */
 	jv_set_str(jv_at(jv_get(b, "classes"), 3), "class", "imc_miss");
-	bound_decide(b, NULL, &v);
+	fixture_bound(b, NULL, &v);
 	CHECK_STR(v.bound, "latency");
 	CHECK(strstr(v.why, "matrix share unknown") != NULL);
 	jv_free(b);

@@ -140,12 +140,19 @@ void bound_decide_inputs(const signal_inputs *in, const kernel_traits *traits, b
 	trace_decide(in, traits, v, in->has_counters ? "counters inconclusive; " : "");
 }
 
-void bound_decide(const jv *bubbles, const jv *counters, bound_verdict *v)
+void bound_decide(const stall_profile *p, const jv *counters, bound_verdict *v)
 {
+	stall_profile none;
+	if (!p) {
+		profile_init(&none, VENDOR_AMD, UNIT_CYCLES, NULL);
+		p = &none;
+	}
 	signal_inputs in;
-	signal_inputs_read(&in, bubbles, counters, NULL, NULL);
+	signal_inputs_fill(&in, p, counters, NULL, NULL);
 	bound_decide_inputs(&in, NULL, v);
 	signal_inputs_release(&in);
+	if (p == &none)
+		profile_release(&none);
 }
 
 jv *bound_to_jv(const bound_verdict *v)

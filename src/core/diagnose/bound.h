@@ -40,10 +40,10 @@ typedef struct bound_verdict {
  * filled once) and the kernel traits (may be NULL), which carry the NVIDIA tensor-core share
  * (evidence.matrix_latency, -1 when not measured). Never fails. */
 void bound_decide_inputs(const signal_inputs *in, const kernel_traits *traits, bound_verdict *v);
-/* The same from the documents at the edge: counters (may be NULL) and the bubbles object, read
- * back into a profile (signal_inputs_read). The backend is bubbles "backend" (absent = amd);
+/* The same from a stall profile (may be NULL: no trace figures, as for `flyprof counters`)
+ * and counters.json (may be NULL), without kernel traits. The backend is the profile's vendor;
  * the NVIDIA unit is warp-state samples and the reason says so. */
-void bound_decide(const jv *bubbles, const jv *counters, bound_verdict *v);
+void bound_decide(const stall_profile *p, const jv *counters, bound_verdict *v);
 /* {"bound","basis","confidence","calibrated","why"}; owned by the caller. */
 jv *bound_to_jv(const bound_verdict *v);
 /* 1 when rule gating should apply (the verdict is not unknown). */

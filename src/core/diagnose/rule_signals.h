@@ -139,10 +139,6 @@ extern const signal_def signal_table[];
  *  "observed": {"per_simd": {"peak", "mean"}, ...} | null}. */
 void signal_inputs_fill(signal_inputs *in, const stall_profile *p, const jv *counters,
 			const jv *occupancy, const jv *facts);
-/* The same for a caller that holds only the bubbles object (may be NULL): the profile is the
- * one profile_from_json reads back from it (a document it cannot read gives 0 figures). */
-void signal_inputs_read(signal_inputs *in, const jv *bubbles, const jv *counters,
-			const jv *occupancy, const jv *facts);
 void signal_inputs_release(signal_inputs *in);
 /* Fills m (initialised here; the caller releases it) from the table, over the typed inputs. */
 void rule_signals_from_inputs(signal_map *m, const signal_inputs *in);

@@ -185,21 +185,6 @@ void signal_inputs_fill(signal_inputs *in, const stall_profile *p, const jv *cou
 	read_facts(in, facts);
 }
 
-void signal_inputs_read(signal_inputs *in, const jv *bubbles, const jv *counters,
-			const jv *occupancy, const jv *facts)
-{
-	stall_profile p;
-	fp_err e = FP_ERR_INIT;
-	if (profile_from_json(bubbles, "bubbles", &p, &e)) {
-		/* what cannot be read counts as absent: every stall figure 0 */
-		profile_release(&p);
-		profile_init(&p, VENDOR_AMD, UNIT_CYCLES, NULL);
-	}
-	fp_err_clear(&e);
-	signal_inputs_fill(in, &p, counters, occupancy, facts);
-	profile_release(&p);
-}
-
 void signal_inputs_release(signal_inputs *in)
 {
 	for (size_t i = 0; i < SIGF__COUNT; i++)
