@@ -187,9 +187,10 @@ slow_input() {
 	fi
 	SLOW=$(echo "$E2E_TMP"/hostile-slow/att/big/ui_output_*)
 }
-# `bubbles` reads the slow input in under 0.1 s, less than the random delay of a signal case:
-# its signal cases need a dispatch about five times larger (0.3-0.5 s at one thread here), so
-# that the signal always lands while it works. Made once per run, read-only afterwards.
+# `bubbles` reads the slow input in under 0.1 s, less than the random delay of a signal case
+# and, under load, less than it takes to start a second process: its signal and lock-pair
+# cases need a dispatch about five times larger (0.3-0.5 s at one thread here), so that the
+# signal or the second writer always comes while it works. Made once per run, read-only afterwards.
 slower_input() {
 	if [ ! -d "$E2E_TMP/hostile-slower" ]; then
 		"$BUILD_DIR/bench/gen_att" --out "$E2E_TMP/hostile-slower" --waves 32 --iters 8000 \
