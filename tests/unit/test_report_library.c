@@ -38,9 +38,9 @@ TEST(report_library_path_components)
 	CHECK_INT(lib("/x/site-packages/flydsl"), 0); /* the directory itself, no file in it */
 	CHECK_INT(lib("/x/tests/triton/kernels/lang.py"), 0);
 	/* the innermost frame decides, as for the entry bucket */
-	CHECK_INT(evloc_kind_of(NULL, LIB_SRC ":144 -> " FIX_SRC ":42"), EVLOC_LIBRARY_FRAME);
-	CHECK_INT(evloc_kind_of(NULL, FIX_SRC ":42 -> " LIB_SRC ":144"), EVLOC_LINE);
-	CHECK_INT(evloc_kind_of(NULL, ""), EVLOC_NONE);
+	CHECK_INT(evloc_kind_in(NULL, LIB_SRC ":144 -> " FIX_SRC ":42"), EVLOC_LIBRARY_FRAME);
+	CHECK_INT(evloc_kind_in(NULL, FIX_SRC ":42 -> " LIB_SRC ":144"), EVLOC_LINE);
+	CHECK_INT(evloc_kind_in(NULL, ""), EVLOC_NONE);
 }
 
 static jv *build(const jv *b, const jv *buckets)

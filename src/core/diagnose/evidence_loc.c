@@ -10,23 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int evloc_on_bucket(const jv *eb, const char *source)
-{
-	const jv *buckets = jv_get(eb, "lines");
-	src_frame fr[SRCMAP_MAX_FRAMES];
-	if (!source || !jv_len(buckets) || srcmap_parse_chain(source, fr, SRCMAP_MAX_FRAMES) == 0)
-		return 0;
-	for (size_t i = 0; i < jv_len(buckets); i++) {
-		const jv *b = jv_at(buckets, i);
-		const char *f = jv_string(jv_get(b, "file"));
-		if (f && strlen(f) == fr[0].path_len &&
-		    strncmp(f, fr[0].path, fr[0].path_len) == 0 &&
-		    jv_i64(jv_get(b, "line")) == fr[0].line)
-			return 1;
-	}
-	return 0;
-}
-
 /* 1 when the components from `at` on are "name/..." (name followed by a separator). */
 static int component_at(const char *p, size_t n, size_t at, const char *name)
 {
@@ -49,19 +32,6 @@ int evloc_library_path(const char *path, size_t n)
 		    pair_at(path, n, i, "triton", "language"))
 			return 1;
 	return 0;
-}
-
-evloc_kind evloc_kind_of(const jv *eb, const char *source)
-{
-	src_frame fr[SRCMAP_MAX_FRAMES];
-	if (!source || !*source)
-		return EVLOC_NONE;
-	if (evloc_on_bucket(eb, source))
-		return EVLOC_ENTRY_BUCKET;
-	if (srcmap_parse_chain(source, fr, SRCMAP_MAX_FRAMES) > 0 &&
-	    evloc_library_path(fr[0].path, fr[0].path_len))
-		return EVLOC_LIBRARY_FRAME;
-	return EVLOC_LINE;
 }
 
 /* What each kind is called in JSON ("source_kind") and in prose. */
@@ -111,11 +81,7 @@ static jv *bucket_lines(const trace_dispatch *d)
 /* The bucket lines as a sorted table, so the per-instruction test is a binary search: a
  * code.json of 40,000 one-instruction kernels has 40,000 buckets, and a scan of all of them
  * for every instruction took minutes. */
-typedef struct {
-	const char *file;
-	size_t len;
-	int64_t line;
-} bucket_key;
+typedef evloc_bucket_key bucket_key;
 
 static int cmp_bucket(const void *a, const void *b)
 {
@@ -140,10 +106,9 @@ static evloc_kind kind_sorted(const bucket_key *keys, size_t n, const char *sour
 	return evloc_library_path(fr[0].path, fr[0].path_len) ? EVLOC_LIBRARY_FRAME : EVLOC_LINE;
 }
 
-jv *evloc_scan_trace(const trace_dispatch *d)
+/* The sorted table of the bucket lines (file strings borrowed from `lines`). */
+static bucket_key *keys_of(const jv *lines, size_t *n)
 {
-	jv *eb = jv_object();
-	const jv *lines = jv_set(eb, "lines", bucket_lines(d));
 	size_t nk = jv_len(lines);
 	bucket_key *keys = xcalloc(nk ? nk : 1, sizeof *keys);
 	for (size_t i = 0; i < nk; i++) {
@@ -152,6 +117,35 @@ jv *evloc_scan_trace(const trace_dispatch *d)
 				       jv_i64(jv_get(jv_at(lines, i), "line"))};
 	}
 	qsort(keys, nk, sizeof *keys, cmp_bucket);
+	*n = nk;
+	return keys;
+}
+
+void evloc_buckets_read(const jv *eb, evloc_buckets *b)
+{
+	memset(b, 0, sizeof *b);
+	b->keys = keys_of(jv_get(eb, "lines"), &b->n);
+	const jv *scan = jv_get(eb, "hottest_off_bucket");
+	b->hottest = jv_type_of(scan) == JV_OBJECT ? scan : NULL;
+}
+
+void evloc_buckets_release(evloc_buckets *b)
+{
+	free(b->keys);
+	memset(b, 0, sizeof *b);
+}
+
+evloc_kind evloc_kind_in(const evloc_buckets *b, const char *source)
+{
+	return kind_sorted(b ? b->keys : NULL, b ? b->n : 0, source);
+}
+
+jv *evloc_scan_trace(const trace_dispatch *d)
+{
+	jv *eb = jv_object();
+	const jv *lines = jv_set(eb, "lines", bucket_lines(d));
+	size_t nk;
+	bucket_key *keys = keys_of(lines, &nk);
 	const trace_inst *best[TAX__COUNT] = {0};
 	size_t classified = 0;
 	for (size_t i = 0; i < d->n_insts; i++) {
@@ -202,15 +196,15 @@ static const prof_wait *wait_of(const stall_profile *p, int64_t code_line)
 	return NULL;
 }
 
-static int attributable(const jv *buckets, const char *src)
+static int attributable(const evloc_buckets *buckets, const char *src)
 {
-	return evloc_kind_of(buckets, src) == EVLOC_LINE;
+	return evloc_kind_in(buckets, src) == EVLOC_LINE;
 }
 
 /* The wait's producer to act on: a load with an ordinary line first (the wait exists for
  * the data it brings), then any other producer with an ordinary line. */
 static const prof_producer *producer_pick(const stall_profile *p, const prof_wait *wait,
-					  const jv *buckets)
+					  const evloc_buckets *buckets)
 {
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < wait->n_producers; i++) {
@@ -226,11 +220,11 @@ static const prof_producer *producer_pick(const stall_profile *p, const prof_wai
 
 /* The hottest instruction of the class on an ordinary line: from the bucket object's scan of
  * the whole trace when it has one, else from the class's top list. 0 when there is none. */
-static int off_bucket_top(const stall_profile *p, int klass, const jv *buckets, evloc_entry *out)
+static int off_bucket_top(const stall_profile *p, int klass, const evloc_buckets *buckets,
+			  evloc_entry *out)
 {
-	const jv *scan = jv_get(buckets, "hottest_off_bucket");
-	if (jv_type_of(scan) == JV_OBJECT) { /* the whole trace was searched */
-		const jv *o = jv_get(scan, class_name(p->vendor, klass));
+	if (buckets && buckets->hottest) { /* the whole trace was searched */
+		const jv *o = jv_get(buckets->hottest, class_name(p->vendor, klass));
 		if (!o)
 			return 0;
 		out->source = jv_string(jv_get(o, "source"));
@@ -257,7 +251,8 @@ static int off_bucket_top(const stall_profile *p, int klass, const jv *buckets, 
 
 /* The actionable entry of a hot line on a bucket or library frame: the wait's producer, else
  * the hottest instruction of the class on an ordinary line; none leaves w->has_actionable 0. */
-static void bucket_actionable(const stall_profile *p, int klass, const jv *buckets, evloc_where *w)
+static void bucket_actionable(const stall_profile *p, int klass, const evloc_buckets *buckets,
+			      evloc_where *w)
 {
 	evloc_kind k = w->kind;
 	const prof_producer *x = w->wait ? producer_pick(p, w->wait, buckets) : NULL;
@@ -287,11 +282,10 @@ static void bucket_actionable(const stall_profile *p, int klass, const jv *bucke
 
 /* "none of its N instructions" / "none of the N hottest listed instructions" / "no stalled
  * instruction of the class in the trace" (static buffer: used at once). */
-static const char *scanned_text(const jv *eb, size_t listed, int all)
+static const char *scanned_text(const evloc_buckets *eb, size_t listed, int all)
 {
 	static char buf[96];
-	const jv *scan = jv_get(eb, "hottest_off_bucket");
-	if (jv_type_of(scan) == JV_OBJECT)
+	if (eb && eb->hottest)
 		return "no stalled instruction of the class anywhere in the trace";
 	snprintf(buf, sizeof buf, "none of %s %zu %sinstructions", all ? "its" : "the", listed,
 		 all ? "" : "hottest listed ");
@@ -313,7 +307,7 @@ static jv *source_note(evloc_kind k, const char *src)
 		       src);
 }
 
-void evloc_locate(const stall_profile *p, int klass, const jv *buckets, evloc_where *w)
+void evloc_locate(const stall_profile *p, int klass, const evloc_buckets *buckets, evloc_where *w)
 {
 	memset(w, 0, sizeof *w);
 	w->pct_of_class_stall = -1;
@@ -322,7 +316,7 @@ void evloc_locate(const stall_profile *p, int klass, const jv *buckets, evloc_wh
 		return;
 	const trace_inst *hot = &p->trace->insts[c->top[0].inst];
 	w->source = hot->source;
-	w->kind = evloc_kind_of(buckets, w->source);
+	w->kind = evloc_kind_in(buckets, w->source);
 	w->wait = wait_of(p, hot->code_line);
 	if (w->kind == EVLOC_NONE || w->kind == EVLOC_LINE)
 		return;

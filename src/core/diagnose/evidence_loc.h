@@ -39,8 +39,6 @@ typedef enum {
 /* 1 when path[0..n) has a "python_packages/flydsl/" or "site-packages/flydsl/" pair of whole
  * components (FlyDSL's installed package), or "triton/language/" (Triton's own library). */
 int evloc_library_path(const char *path, size_t n);
-/* The kind of a source string (its innermost frame), against the buckets of eb. */
-evloc_kind evloc_kind_of(const jv *eb, const char *source);
 /* "none", "line", "entry_bucket", "library_frame": the JSON "source_kind" of k. */
 const char *evloc_kind_name(evloc_kind k);
 /* Prose for a "source_kind" value ("the kernel-entry bucket", "a library frame", ...), or NULL
@@ -51,8 +49,23 @@ const char *evloc_kind_text(const char *source_kind);
  * lines srcmap flags as entry buckets (innermost frame credited, like the line table) and, per
  * class, the hottest instruction on an ordinary line (EVLOC_LINE). Owned by the caller. */
 jv *evloc_scan_trace(const trace_dispatch *d);
-/* 1 when source's innermost frame is one of the bucket lines of eb. */
-int evloc_on_bucket(const jv *eb, const char *source);
+/* The bucket object read for lookups: its bucket lines as a sorted table (a source's
+ * innermost frame is found by binary search) and its hottest_off_bucket object (NULL when the
+ * trace was not searched). Borrows from eb, which must outlive it. */
+typedef struct evloc_bucket_key {
+	const char *file; /* borrowed */
+	size_t len;
+	int64_t line;
+} evloc_bucket_key;
+typedef struct evloc_buckets {
+	evloc_bucket_key *keys; /* sorted by file, then line (owned) */
+	size_t n;
+	const jv *hottest;
+} evloc_buckets;
+void evloc_buckets_read(const jv *eb, evloc_buckets *b);
+void evloc_buckets_release(evloc_buckets *b);
+/* The kind of a source string (its innermost frame) against the buckets b (NULL: none). */
+evloc_kind evloc_kind_in(const evloc_buckets *b, const char *source);
 
 /* An instruction a location quotes (strings borrowed from the profile or the bucket
  * object). */
@@ -84,13 +97,13 @@ typedef struct evloc_where {
 	 * that is all of the class's instructions, and the bucket object */
 	size_t listed;
 	int all_listed;
-	const jv *eb;
+	const evloc_buckets *eb;
 } evloc_where;
 
 /* Resolves the location of class klass of the profile (a listed class with a top list) from
  * its hottest instruction (top[0]) by the rules above: the wait of that instruction among the
  * profile's listed waits, its producers, the class's top list or the bucket object's scan. */
-void evloc_locate(const stall_profile *p, int klass, const jv *eb, evloc_where *w);
+void evloc_locate(const stall_profile *p, int klass, const evloc_buckets *eb, evloc_where *w);
 /* The line to act on: the hot line when it is an ordinary one, else the actionable entry's
  * source; NULL when there is none. */
 const char *evloc_actionable_source(const evloc_where *w);

@@ -43,7 +43,8 @@ static jv *waits_on(const stall_profile *p, const prof_wait *wait)
 	return arr;
 }
 
-static void where_class(rec_where *w, const stall_profile *p, const char *klass, const jv *buckets)
+static void where_class(rec_where *w, const stall_profile *p, const char *klass,
+			const evloc_buckets *buckets)
 {
 	int id = listed_class(p, klass);
 	if (id < 0)
@@ -60,7 +61,7 @@ static void where_class(rec_where *w, const stall_profile *p, const char *klass,
 
 /* The location part of the evidence. */
 static void where_of(rec_where *w, const rule *ru, const stall_profile *p, const jv *occupancy,
-		     const jv *facts, const jv *buckets)
+		     const jv *facts, const evloc_buckets *buckets)
 {
 	memset(w, 0, sizeof *w);
 	w->profile = p;
@@ -412,7 +413,7 @@ static void set_confidence(recommendation *rec)
 
 static void rec_fill(recommendation *rec, const rule *ru, const signal_inputs *in,
 		     const stall_profile *p, const signal_map *signals, const jv *occ,
-		     const jv *facts, const jv *buckets)
+		     const jv *facts, const evloc_buckets *buckets)
 {
 	memset(rec, 0, sizeof *rec);
 	rec->rule = ru;
@@ -570,8 +571,8 @@ static char *why_rank1(const recommend_result *out, const signal_inputs *in)
 
 void recommend_run(const rules *r, const signal_inputs *in, const stall_profile *p,
 		   const signal_map *signals, const jv *occupancy, const jv *facts,
-		   const bound_verdict *bv, const kernel_traits *traits, const jv *buckets,
-		   recommend_result *out)
+		   const bound_verdict *bv, const kernel_traits *traits,
+		   const evloc_buckets *buckets, recommend_result *out)
 {
 	memset(out, 0, sizeof *out);
 	out->recs = xcalloc(r->n ? r->n : 1, sizeof *out->recs);

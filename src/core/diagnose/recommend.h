@@ -125,8 +125,8 @@ typedef struct recommend_result {
  * into JSON while both live. Never fails. */
 void recommend_run(const rules *r, const signal_inputs *in, const stall_profile *p,
 		   const signal_map *signals, const jv *occupancy, const jv *facts,
-		   const bound_verdict *bv, const kernel_traits *traits, const jv *buckets,
-		   recommend_result *out);
+		   const bound_verdict *bv, const kernel_traits *traits,
+		   const evloc_buckets *buckets, recommend_result *out);
 void recommend_release(recommend_result *res);
 
 /* report.json's "recommendations" array (the rank-1 object carries why_rank_1) and "not_fired"

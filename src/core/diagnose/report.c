@@ -181,7 +181,8 @@ static jv *occupancy_section(const jv *occ, const stall_profile *p)
 
 /* " at X.py:L" for the largest class, or, when its hot line is the kernel-entry bucket or a
  * library frame, the actionable line with the hot line named as such (evidence_loc.h). */
-static int headline_location(char *buf, size_t sz, const stall_profile *p, const jv *buckets)
+static int headline_location(char *buf, size_t sz, const stall_profile *p,
+			     const evloc_buckets *buckets)
 {
 	if (!p->n_class_order)
 		return 0;
@@ -211,7 +212,8 @@ static int headline_location(char *buf, size_t sz, const stall_profile *p, const
 
 /* The headline from the profile's totals and hot line and the report's own bound, taxonomy and
  * rank-1 recommendation. */
-static void add_headline(jv *rep, const stall_profile *p, const char *kernel)
+static void add_headline(jv *rep, const stall_profile *p, const evloc_buckets *buckets,
+			 const char *kernel)
 {
 	const jv *bound = jv_get(rep, "bound");
 	const jv *c0 = jv_at(jv_get(jv_get(rep, "stall_taxonomy"), "classes"), 0);
@@ -236,8 +238,7 @@ static void add_headline(jv *rep, const stall_profile *p, const char *kernel)
 			      w.samples ? w.stall : "stall");
 	/* the hot line of the largest class (bubbles.classes is sorted by stall) */
 	if (n > 0 && (size_t)n < sizeof buf)
-		n += headline_location(buf + n, sizeof buf - (size_t)n, p,
-				       jv_get(rep, "entry_buckets"));
+		n += headline_location(buf + n, sizeof buf - (size_t)n, p, buckets);
 	const jv *g = jv_get(r1, "gain");
 	const char *kind = jv_string(jv_get(g, "kind"));
 	if (r1 && n > 0 && (size_t)n < sizeof buf)
@@ -313,9 +314,9 @@ static const char *ranking_rule =
 /* A list entry as bubbles has it, flagged "entry_bucket" when its source line is a
  * kernel-entry bucket and "library_frame" when it is inside FlyDSL's or Triton's own package
  * (evidence_loc.h). */
-static jv *flagged(jv *c, const char *source, const jv *buckets)
+static jv *flagged(jv *c, const char *source, const evloc_buckets *buckets)
 {
-	evloc_kind k = evloc_kind_of(buckets, source);
+	evloc_kind k = evloc_kind_in(buckets, source);
 	jv_set_bool(c, "entry_bucket", k == EVLOC_ENTRY_BUCKET);
 	jv_set_bool(c, "library_frame", k == EVLOC_LIBRARY_FRAME);
 	return c;
@@ -325,7 +326,7 @@ static jv *flagged(jv *c, const char *source, const jv *buckets)
  * ranked lists, written by the bubbles writer and flagged. */
 #define REPORT_LIST_TOP 5
 
-static jv *top_hotspots(const stall_profile *p, const jv *buckets)
+static jv *top_hotspots(const stall_profile *p, const evloc_buckets *buckets)
 {
 	jv *out = jv_array();
 	for (size_t r = 0; r < p->n_hot && r < REPORT_LIST_TOP; r++)
@@ -334,7 +335,7 @@ static jv *top_hotspots(const stall_profile *p, const jv *buckets)
 	return out;
 }
 
-static jv *top_lines(const stall_profile *p, const jv *buckets)
+static jv *top_lines(const stall_profile *p, const evloc_buckets *buckets)
 {
 	jv *out = jv_array();
 	for (size_t k = 0; k < p->n_lines && k < REPORT_LIST_TOP; k++)
@@ -343,7 +344,7 @@ static jv *top_lines(const stall_profile *p, const jv *buckets)
 	return out;
 }
 
-static jv *top_waits(const stall_profile *p, const jv *buckets)
+static jv *top_waits(const stall_profile *p, const evloc_buckets *buckets)
 {
 	jv *out = jv_array();
 	for (size_t k = 0; k < p->n_wait_order && k < REPORT_LIST_TOP; k++) {
@@ -399,8 +400,11 @@ jv *report_build(const report_inputs *in, const rules *r)
 	jv_set(rep, "occupancy", occupancy_section(in->occupancy, p));
 	jv_set(rep, "wave_states", p->wave_states ? jv_copy(p->wave_states) : jv_null());
 	jv_set(rep, "kernel_traits", kernel_traits_to_jv(&traits));
-	const jv *buckets = jv_set(rep, "entry_buckets",
-				   in->entry_buckets ? jv_copy(in->entry_buckets) : jv_object());
+	const jv *eb = jv_set(rep, "entry_buckets",
+			      in->entry_buckets ? jv_copy(in->entry_buckets) : jv_object());
+	evloc_buckets buckets_read; /* the bucket lines as a table for the lookups below */
+	evloc_buckets_read(eb, &buckets_read);
+	const evloc_buckets *buckets = &buckets_read;
 	static const char *const fact_keys[] = {"isa_facts", "launch_geometry", "wave_facts",
 						"roofline", "exposed_stall"};
 	for (size_t i = 0; i < sizeof fact_keys / sizeof fact_keys[0]; i++)
@@ -429,7 +433,8 @@ jv *report_build(const report_inputs *in, const rules *r)
 	jv_set(rep, "sources", copy_or_null(in->sources));
 	jv_set(rep, "missing", in->missing ? jv_copy(in->missing) : jv_array());
 	jv_set(rep, "repro", in->repro ? jv_str(in->repro) : jv_null());
-	add_headline(rep, p, in->kernel);
+	add_headline(rep, p, buckets, in->kernel);
+	evloc_buckets_release(&buckets_read);
 	if (p == &read_back)
 		profile_release(&read_back);
 	return rep;
