@@ -1,6 +1,9 @@
 /* The stall profile: the typed result of one dispatch's stall analysis, filled by either
  * vendor's backend and read by the ranking (profile_rank.c), the one bubbles.json writer
- * (profile_write.c) and its reader (profile_read.c). docs/bubbles.md describes the file.
+ * (profile_write.c) and its reader (profile_read.c). docs/bubbles.md describes the file. The
+ * diagnosis (src/core/diagnose: traits, signals, bound, evidence, report.json, diff) reads
+ * profiles, never the bubbles JSON; report.json's sections shaped as in bubbles.json are
+ * written by the writer's entry functions below.
  *
  * Filling (a backend): profile_init with the trace (borrowed; its insts[].klass hold the class
  * of each instruction, ids of the vendor's class table, classes.h), then the totals, one
