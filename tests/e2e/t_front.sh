@@ -68,6 +68,19 @@ no_orphans() {
 }
 # last_call FIELD: a field of the last stand-in invocation that was not --version.
 last_call() { grep -v '"--version"' "$LOG" | tail -1 >"$F/call.json"; "$JCHECK" get "$F/call.json" "$1"; }
+# interrupt PASS ARGS: runs flyprof ARGS with the stand-in hanging in PASS (att, pmc), sends
+# SIGINT once the hanging stand-in has written $PIDS, and waits: status in $ST, envelope in $OUT.
+interrupt() {
+	local pass=$1 pid
+	shift
+	FAKE_ROCPROFV3_MODE=hang:$pass "$FLYPROF" "$@" -f json >"$F/int.json" 2>/dev/null &
+	pid=$!
+	for _ in $(seq 200); do [ -s "$PIDS" ] && break; sleep 0.1; done
+	kill -INT "$pid"
+	wait "$pid"
+	ST=$?
+	OUT="$F/int.json"
+}
 
 B="$F/b-hgemm"
 rm -f "$LOG"
@@ -186,13 +199,8 @@ elapsed=$(($(date +%s) - start))
 
 # interrupted: the earlier capture of $B is left intact
 sum_before=$(cat "$B/capture.json" "$B"/att/big/*/code.json | md5sum)
-FAKE_ROCPROFV3_MODE=hang:att "$FLYPROF" capture hgemm_splitk --worktree "$WT" --bundle "$B" -f json >"$F/int.json" 2>/dev/null &
-pid=$!
-for _ in $(seq 50); do [ -s "$PIDS" ] && break; sleep 0.1; done
-kill -INT "$pid"
-wait "$pid"
-expect "capture interrupted exits 130" "$?" "130"
-OUT="$F/int.json"
+interrupt att capture hgemm_splitk --worktree "$WT" --bundle "$B"
+expect "capture interrupted exits 130" "$ST" "130"
 expect "capture interrupted: INTERRUPTED" "$(field error.code)" "INTERRUPTED"
 no_orphans "capture interrupted: no process left"
 expect "capture interrupted: earlier artifacts intact" "$(cat "$B/capture.json" "$B"/att/big/*/code.json | md5sum)" "$sum_before"
@@ -278,23 +286,14 @@ FAKE_ROCPROFV3_MODE=empty:att fly "run: capture failure stops the run" 66 run ve
 expect "run stop: step named" "$(field error.step)" "capture"
 "$JCHECK" get "$F/run-x3/run.json" stopped_in >"$F/k.txt"
 expect "run stop: run.json says where" "$(cat "$F/k.txt")" "capture"
-FAKE_ROCPROFV3_MODE=hang:att "$FLYPROF" run vec_add --worktree "$WT" --bundle "$F/run-x4" -f json >"$F/int.json" 2>/dev/null &
-pid=$!
-for _ in $(seq 100); do [ -s "$PIDS" ] && break; sleep 0.1; done
-kill -INT "$pid"
-wait "$pid"
-expect "run interrupted exits 130" "$?" "130"
-OUT="$F/int.json"
+interrupt att run vec_add --worktree "$WT" --bundle "$F/run-x4"
+expect "run interrupted exits 130" "$ST" "130"
 expect "run interrupted: INTERRUPTED" "$(field error.code)" "INTERRUPTED"
 expect "run interrupted: in capture" "$(field error.step)" "capture"
 no_orphans "run interrupted: no process left"
 # the interruption model (docs/security.md): what the interrupted run created is rolled back;
 # the earlier capture of run-x3 stays as it was
-FAKE_ROCPROFV3_MODE=hang:att "$FLYPROF" run vec_add --worktree "$WT" --bundle "$F/run-x3" -f json >"$F/int.json" 2>/dev/null &
-pid=$!
-for _ in $(seq 100); do [ -s "$PIDS" ] && break; sleep 0.1; done
-kill -INT "$pid"
-wait "$pid"
+interrupt att run vec_add --worktree "$WT" --bundle "$F/run-x3"
 no_orphans "run interrupted on an existing bundle: no process left"
 "$JCHECK" get "$F/run-x3/capture.json" recipe_kernel >"$F/k.txt"
 expect "run interrupted: the earlier capture intact" "$(cat "$F/k.txt")" "vec_add"
@@ -309,24 +308,16 @@ FAKE_ROCPROFV3_MODE=fail:att fly "capture fails in a fresh bundle" 70 capture ve
 expect "failed capture: the manifest records the failed step" "$(cat "$F/k.txt")" "70"
 fly "failed capture: a retry in the same bundle" 0 capture vec_add --worktree "$WT" --bundle "$F/keep" -f json
 # An interrupted capture into a fresh bundle removes it whole, profiler output and logs too.
-FAKE_ROCPROFV3_MODE=hang:att "$FLYPROF" capture vec_add --worktree "$WT" --bundle "$F/gone" -f json >"$F/int.json" 2>/dev/null &
-pid=$!
-for _ in $(seq 100); do [ -s "$PIDS" ] && break; sleep 0.1; done
-kill -INT "$pid"
-wait "$pid"
-expect "capture interrupted in a fresh bundle exits 130" "$?" "130"
+interrupt att capture vec_add --worktree "$WT" --bundle "$F/gone"
+expect "capture interrupted in a fresh bundle exits 130" "$ST" "130"
 no_orphans "capture interrupted in a fresh bundle: no process left"
 [ ! -e "$F/gone" ] && ok "capture interrupted in a fresh bundle: nothing left" ||
 	notok "capture interrupted in a fresh bundle: nothing left" "$(find "$F/gone" | head -5)"
 # An interruption after the new trace was moved into place (run: counters hang after capture)
 # puts the earlier trace back: the tree it replaced was kept aside, not deleted.
 : >"$R/att/big/earlier-marker"
-FAKE_ROCPROFV3_MODE=hang:pmc "$FLYPROF" run hgemm_splitk --worktree "$WT" --bundle "$R" -f json >"$F/int.json" 2>/dev/null &
-pid=$!
-for _ in $(seq 200); do [ -s "$PIDS" ] && break; sleep 0.1; done
-kill -INT "$pid"
-wait "$pid"
-expect "run interrupted in counters exits 130" "$?" "130"
+interrupt pmc run hgemm_splitk --worktree "$WT" --bundle "$R"
+expect "run interrupted in counters exits 130" "$ST" "130"
 no_orphans "run interrupted in counters: no process left"
 [ -f "$R/att/big/earlier-marker" ] && ok "run interrupted after the trace moved in: the earlier trace restored" ||
 	notok "run interrupted after the trace moved in: the earlier trace restored"

@@ -177,28 +177,23 @@ fly_pair() {
 	ST2=$?
 }
 
-# The slow input signal and concurrency cases need: a generated dispatch large enough that
-# its analysis takes a good fraction of a second (made once per run, read-only afterwards).
-slow_input() {
-	if [ ! -d "$E2E_TMP/hostile-slow" ]; then
-		"$BUILD_DIR/bench/gen_att" --out "$E2E_TMP/hostile-slow" --waves 32 --iters 1500 \
-			--seed 7 >/dev/null 2>&1
-		cp -r "$ROOT/examples/synth_gemm/rocprofv3" "$E2E_TMP/hostile-slow/"
+# generated_input NAME ITERS: a generated dispatch of 32 waves x ITERS loop iterations in
+# $E2E_TMP/NAME (made once per run, read-only afterwards); SLOW is its dispatch directory.
+generated_input() {
+	if [ ! -d "$E2E_TMP/$1" ]; then
+		"$BUILD_DIR/bench/gen_att" --out "$E2E_TMP/$1" --waves 32 --iters "$2" --seed 7 >/dev/null 2>&1
+		cp -r "$ROOT/examples/synth_gemm/rocprofv3" "$E2E_TMP/$1/"
 	fi
-	SLOW=$(echo "$E2E_TMP"/hostile-slow/att/big/ui_output_*)
+	SLOW=$(echo "$E2E_TMP/$1"/att/big/ui_output_*)
 }
+# The slow input signal and concurrency cases need: a dispatch large enough that its analysis
+# takes a good fraction of a second.
+slow_input() { generated_input hostile-slow 1500; }
 # `bubbles` reads the slow input in under 0.1 s, less than the random delay of a signal case
 # and, under load, less than it takes to start a second process: its signal and lock-pair
 # cases need a dispatch about five times larger (0.3-0.5 s at one thread here), so that the
-# signal or the second writer always comes while it works. Made once per run, read-only afterwards.
-slower_input() {
-	if [ ! -d "$E2E_TMP/hostile-slower" ]; then
-		"$BUILD_DIR/bench/gen_att" --out "$E2E_TMP/hostile-slower" --waves 32 --iters 8000 \
-			--seed 7 >/dev/null 2>&1
-		cp -r "$ROOT/examples/synth_gemm/rocprofv3" "$E2E_TMP/hostile-slower/"
-	fi
-	SLOW=$(echo "$E2E_TMP"/hostile-slower/att/big/ui_output_*)
-}
+# signal or the second writer always comes while it works.
+slower_input() { generated_input hostile-slower 8000; }
 
 hostile_case() { # id kind setup run want post
 	local id=$1 kind=$2 setup=$3 run=$4 want=$5 post=$6

@@ -31,9 +31,13 @@ static int has(const char *dir, const char *name)
 	return r;
 }
 
-TEST(tree_replace_rollback_restores_previous)
+/* <root>/att holding "old" is replaced by <root>/.incoming holding "new", inside a journal that
+ * `settle` then rolls back or commits; afterwards att holds `want` and nothing else is left in
+ * root (no incoming, nothing set aside). */
+static void replace_then(const char *root_name, void (*settle)(void), const char *want,
+			 const char *gone)
 {
-	char *root = path_join(t_tmpdir(), "tr1");
+	char *root = path_join(t_tmpdir(), root_name);
 	char *dest = path_join(root, "att");
 	char *incoming = path_join(root, ".incoming");
 	put(dest, "old");
@@ -42,34 +46,24 @@ TEST(tree_replace_rollback_restores_previous)
 	undo_begin();
 	CHECK_INT(tree_replace(incoming, dest, &e), 0);
 	CHECK(has(dest, "new") && !has(dest, "old"));
-	undo_rollback();
-	CHECK(has(dest, "old") && !has(dest, "new"));
-	size_t n = 0;
-	char **names = file_list_dir(root, &n, &e);
-	CHECK_INT((int)n, 1); /* only att: nothing set aside is left */
-	file_list_free(names, n);
-	tree_remove(root);
-	free(root), free(dest), free(incoming);
-}
-
-TEST(tree_replace_commit_drops_previous)
-{
-	char *root = path_join(t_tmpdir(), "tr2");
-	char *dest = path_join(root, "att");
-	char *incoming = path_join(root, ".incoming");
-	put(dest, "old");
-	put(incoming, "new");
-	fp_err e = FP_ERR_INIT;
-	undo_begin();
-	CHECK_INT(tree_replace(incoming, dest, &e), 0);
-	undo_commit();
-	CHECK(has(dest, "new") && !has(dest, "old"));
+	settle();
+	CHECK(has(dest, want) && !has(dest, gone));
 	size_t n = 0;
 	char **names = file_list_dir(root, &n, &e);
 	CHECK_INT((int)n, 1);
 	file_list_free(names, n);
 	tree_remove(root);
 	free(root), free(dest), free(incoming);
+}
+
+TEST(tree_replace_rollback_restores_previous)
+{
+	replace_then("tr1", undo_rollback, "old", "new");
+}
+
+TEST(tree_replace_commit_drops_previous)
+{
+	replace_then("tr2", undo_commit, "new", "old");
 }
 
 TEST(owned_tree_removed_only_when_new)
