@@ -308,21 +308,31 @@ TEST(wave_pass_timeline_equals_name_order_build)
 	free(dir);
 }
 
-/* The corpus softmax's timeline (2,056 waves), both ways. */
-TEST(wave_pass_timeline_equals_build_corpus)
+/* The corpus softmax dispatch (2,056 waves) read into d: its directory (owned), or NULL when
+ * FLYPROF_CORPUS is not set (the test is then skipped). */
+static char *corpus_softmax(trace_dispatch *d)
 {
 	const char *c = t_corpus();
 	if (!c) {
 		t_skip("FLYPROF_CORPUS not set");
-		return;
+		return NULL;
 	}
 	char *dir = path_join(c, "softmax/att/big/ui_output_agent_47920_dispatch_13");
-	trace_dispatch d;
-	trace_dispatch_init(&d);
+	trace_dispatch_init(d);
 	fp_err e = FP_ERR_INIT;
-	CHECK_INT(att_code_read(dir, &d, &e), 0);
-	same_timeline_both_ways(dir, &d);
+	CHECK_INT(att_code_read(dir, d, &e), 0);
 	fp_err_clear(&e);
+	return dir;
+}
+
+/* The corpus softmax's timeline, both ways. */
+TEST(wave_pass_timeline_equals_build_corpus)
+{
+	trace_dispatch d;
+	char *dir = corpus_softmax(&d);
+	if (!dir)
+		return;
+	same_timeline_both_ways(dir, &d);
 	trace_dispatch_release(&d);
 	free(dir);
 }
@@ -345,16 +355,11 @@ static char *facts_text(const char *dir, trace_dispatch *d, wave_keep *keep)
  * read again) give the facts that reading every file gives. */
 TEST(wave_keep_gives_the_same_facts_corpus)
 {
-	const char *c = t_corpus();
-	if (!c) {
-		t_skip("FLYPROF_CORPUS not set");
-		return;
-	}
-	char *dir = path_join(c, "softmax/att/big/ui_output_agent_47920_dispatch_13");
 	trace_dispatch d;
-	trace_dispatch_init(&d);
+	char *dir = corpus_softmax(&d);
+	if (!dir)
+		return;
 	fp_err e = FP_ERR_INIT;
-	CHECK_INT(att_code_read(dir, &d, &e), 0);
 	char *want = facts_text(dir, &d, NULL);
 	static const size_t budgets[] = {(size_t)64 << 20, (size_t)4 << 20, 0};
 	for (int i = 0; i < 3; i++) {
