@@ -26,7 +26,7 @@ FUZZ_TARGET(soc)
 			if (soc_ridge(s, &s->matrix[k]) < 0)
 				abort();
 		occ_result o;
-		if (occ_theoretical(s, &r, &o) != 0 || o.waves_per_cu > s->max_waves_per_cu)
+		if (occ_theoretical(s, &r, &o) != 0 || o.subgroups_per_cu > s->max_waves_per_cu)
 			abort();
 		jv_free(occ_to_json(&o));
 		jv_free(soc_to_json(s));

@@ -53,15 +53,15 @@ TEST(occ_worked_example_lds_bound)
 	CHECK_INT(occ_theoretical(spec("gfx950"), &r, &o), 0);
 	CHECK_STR(o.limiter, "lds");
 	CHECK_INT(o.wgs_per_cu, 2);
-	CHECK_INT(o.waves_per_cu, 8);
-	CHECK_INT(o.waves_per_simd, 2);
-	CHECK_INT(o.waves_per_simd_by_vgpr, 4);
+	CHECK_INT(o.subgroups_per_cu, 8);
+	CHECK_INT(o.subgroups_per_simd, 2);
+	CHECK_INT(o.subgroups_per_simd_by_regs, 4);
 	CHECK_INT(o.lds_alloc, 66560);
-	CHECK_NEAR(o.pct_of_max_waves, 25.0, 1e-9);
+	CHECK_NEAR(o.pct_of_max_subgroups, 25.0, 1e-9);
 	CHECK_INT(occ_theoretical(spec("gfx942"), &r, &o), 0);
 	CHECK_STR(o.limiter, "lds");
 	CHECK_INT(o.wgs_per_cu, 1);
-	CHECK_INT(o.waves_per_simd, 1);
+	CHECK_INT(o.subgroups_per_simd, 1);
 }
 
 /* docs/facts-hardware.md#occupancy: gfx942, 256 threads, arch 128 + acc 128 = 256 ->
@@ -74,7 +74,7 @@ TEST(occ_agpr_shares_the_file)
 	CHECK_STR(o.limiter, "vgpr");
 	CHECK_INT(o.vgpr_alloc, 256);
 	CHECK_INT(o.wgs_per_cu, 2);
-	CHECK_INT(o.waves_per_simd, 2);
+	CHECK_INT(o.subgroups_per_simd, 2);
 	CHECK_INT(o.n_unknown, 0);
 }
 
@@ -89,8 +89,8 @@ TEST(occ_table_of_vgpr_steps)
 					cases[i][0] > 256 ? cases[i][0] - 256 : 0, 20, 0, 64);
 		occ_result o;
 		CHECK_INT(occ_theoretical(spec("gfx950"), &r, &o), 0);
-		CHECK_INT(o.waves_per_simd_by_vgpr, cases[i][1]);
-		CHECK_INT(o.waves_per_simd, cases[i][1]);
+		CHECK_INT(o.subgroups_per_simd_by_regs, cases[i][1]);
+		CHECK_INT(o.subgroups_per_simd, cases[i][1]);
 	}
 }
 
@@ -101,9 +101,9 @@ TEST(occ_hardware_cap_wins_ties)
 	occ_result o;
 	CHECK_INT(occ_theoretical(spec("gfx950"), &r, &o), 0);
 	CHECK_STR(o.limiter, "wave_slots");
-	CHECK_INT(o.waves_per_cu, 32);
+	CHECK_INT(o.subgroups_per_cu, 32);
 	CHECK_INT(o.n_tied, 3); /* wave slots, VGPRs, SGPRs (20 allow 8) */
-	CHECK_NEAR(o.pct_of_max_waves, 100.0, 1e-9);
+	CHECK_NEAR(o.pct_of_max_subgroups, 100.0, 1e-9);
 	/* Single-wave WGs have no barrier-slot (wg_slots) limit; 2-wave WGs do. */
 	int has_wg_slots = 0;
 	for (int i = 0; i < o.n_limits; i++)
@@ -112,7 +112,7 @@ TEST(occ_hardware_cap_wins_ties)
 	r.wg_size = 128;
 	CHECK_INT(occ_theoretical(spec("gfx950"), &r, &o), 0);
 	CHECK_INT(o.wgs_per_cu, 16);
-	CHECK_INT(o.waves_per_cu, 32);
+	CHECK_INT(o.subgroups_per_cu, 32);
 }
 
 TEST(occ_sgpr_and_impossible_launches)
@@ -121,12 +121,12 @@ TEST(occ_sgpr_and_impossible_launches)
 	trace_resources r = res(16, 0, 104, 0, 64); /* > 100 SGPRs: 7 waves/SIMD */
 	CHECK_INT(occ_theoretical(spec("gfx942"), &r, &o), 0);
 	CHECK_STR(o.limiter, "sgpr");
-	CHECK_INT(o.waves_per_cu, 28);
-	CHECK_INT(o.waves_per_simd, 7);
+	CHECK_INT(o.subgroups_per_cu, 28);
+	CHECK_INT(o.subgroups_per_simd, 7);
 	r = res(256, 0, 40, 0, 1024); /* 16 waves need 4/SIMD, 256 VGPRs allow 2 */
 	CHECK_INT(occ_theoretical(spec("gfx950"), &r, &o), 0);
 	CHECK_STR(o.limiter, "vgpr");
-	CHECK_INT(o.waves_per_cu, 0);
+	CHECK_INT(o.subgroups_per_cu, 0);
 	r = res(32, 0, 40, 163841, 256); /* over the 160 KiB per-WG max */
 	CHECK_INT(occ_theoretical(spec("gfx950"), &r, &o), 0);
 	CHECK_STR(o.limiter, "lds");
@@ -134,7 +134,7 @@ TEST(occ_sgpr_and_impossible_launches)
 	r = res(32, 0, 40, 0, 2048);
 	CHECK_INT(occ_theoretical(spec("gfx950"), &r, &o), 0);
 	CHECK_STR(o.limiter, "wg_size");
-	CHECK_INT(o.waves_per_cu, 0);
+	CHECK_INT(o.subgroups_per_cu, 0);
 }
 
 TEST(occ_unknowns_make_an_upper_bound)
@@ -163,11 +163,11 @@ TEST(occ_nvidia_h100)
 	occ_result o;
 	CHECK_INT(occ_theoretical(spec("h100"), &r, &o), 0);
 	CHECK_STR(o.limiter, "registers");
-	CHECK_INT(o.waves_per_wg, 8);
+	CHECK_INT(o.subgroups_per_wg, 8);
 	CHECK_INT(o.wgs_per_cu, 2);
-	CHECK_INT(o.waves_per_cu, 16);
+	CHECK_INT(o.subgroups_per_cu, 16);
 	CHECK_INT(o.lds_alloc, 50176);
-	CHECK_NEAR(o.pct_of_max_waves, 25.0, 1e-9);
+	CHECK_NEAR(o.pct_of_max_subgroups, 25.0, 1e-9);
 	for (int i = 0; i < o.n_limits; i++)
 		if (strcmp(o.limits[i].name, "lds") == 0)
 			CHECK_INT(o.limits[i].wgs_per_cu, 4);

@@ -91,9 +91,9 @@ TEST(tile_eval_gfx950_128x128x64)
 	CHECK_INT(t.vgpr_acc, 64);
 	CHECK_INT(t.vgpr_operand, 32);
 	CHECK_INT(t.occ.vgpr_alloc, 112);
-	CHECK_INT(t.occ.waves_per_simd_by_vgpr, 4);
+	CHECK_INT(t.occ.subgroups_per_simd_by_regs, 4);
 	CHECK_INT(t.occ.wgs_per_cu, 2);
-	CHECK_INT(t.occ.waves_per_cu, 8);
+	CHECK_INT(t.occ.subgroups_per_cu, 8);
 	CHECK_STR(t.occ.limiter, "lds");
 	CHECK_NEAR(t.tile_ai, 63.02, 0.005);
 	CHECK_NEAR(t.problem_ai, 1365.33, 0.005);
@@ -167,7 +167,7 @@ TEST(tile_recommendation_is_sorted_and_fits)
 	CHECK_INT(out[0].bm, 128);
 	CHECK_INT(out[0].bn, 256);
 	CHECK_INT(out[0].bk, 32);
-	CHECK_INT(out[0].occ.waves_per_cu, 12);
+	CHECK_INT(out[0].occ.subgroups_per_cu, 12);
 	CHECK_NEAR(out[0].score, 75.15, 0.01);
 }
 
@@ -182,6 +182,6 @@ TEST(tile_nvidia_registers)
 	CHECK_INT(t.vgpr_total, 112);
 	CHECK_INT(t.occ.wgs_per_cu, 2);
 	CHECK_STR(t.occ.limiter, "registers");
-	CHECK_INT(t.occ.waves_per_cu, 16);
+	CHECK_INT(t.occ.subgroups_per_cu, 16);
 	CHECK_NEAR(t.ridge, 206.13, 0.01);
 }

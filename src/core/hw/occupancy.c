@@ -46,7 +46,7 @@ static void add_limit(occ_result *o, const char *name, int wgs, const char *fmt,
 	occ_limit *l = &o->limits[o->n_limits++];
 	l->name = name;
 	l->wgs_per_cu = wgs < 0 ? 0 : wgs;
-	l->waves_per_cu = l->wgs_per_cu * o->waves_per_wg;
+	l->subgroups_per_cu = l->wgs_per_cu * o->subgroups_per_wg;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(l->detail, sizeof l->detail, fmt, ap);
@@ -62,7 +62,7 @@ static void note_unknown(occ_result *o, const char *what)
 /* Hardware caps shared by both vendors: WG size, wave slots, WG slots. */
 static void hw_limits(const soc_spec *s, const trace_resources *r, occ_result *o)
 {
-	int w = o->waves_per_wg;
+	int w = o->subgroups_per_wg;
 	/* Only a WG over the maximum is a limit; otherwise the wave slots say the same thing. */
 	if (r->wg_size > s->max_wg_size)
 		add_limit(o, "wg_size", 0, "workgroup of %d work-items, hardware max %d",
@@ -89,8 +89,8 @@ static void amd_vgpr_limit(const soc_spec *s, const trace_resources *r, occ_resu
 	int per_simd = imin(s->max_waves_per_simd, s->vgprs_per_lane / v);
 	if (r->vgpr > s->max_arch_vgprs || agpr > s->max_agprs)
 		per_simd = 0;
-	o->waves_per_simd_by_vgpr = per_simd;
-	add_limit(o, "vgpr", s->simds_per_cu * per_simd / o->waves_per_wg,
+	o->subgroups_per_simd_by_regs = per_simd;
+	add_limit(o, "vgpr", s->simds_per_cu * per_simd / o->subgroups_per_wg,
 		  "%d arch + %d acc VGPRs -> %d allocated of %d per lane: %d waves/SIMD", r->vgpr,
 		  agpr, v, s->vgprs_per_lane, per_simd);
 }
@@ -108,7 +108,7 @@ static void amd_sgpr_limit(const soc_spec *s, const trace_resources *r, occ_resu
 			break;
 		}
 	per_simd = imin(per_simd, s->max_waves_per_simd);
-	add_limit(o, "sgpr", s->simds_per_cu * per_simd / o->waves_per_wg,
+	add_limit(o, "sgpr", s->simds_per_cu * per_simd / o->subgroups_per_wg,
 		  "%d SGPRs: %d waves/SIMD (GFX9 rule)", r->sgpr, per_simd);
 }
 
@@ -124,8 +124,8 @@ static void nv_reg_limit(const soc_spec *s, const trace_resources *r, occ_result
 	int warps = (int)(s->regs_per_cu / per_warp);
 	if (r->vgpr > s->max_regs_per_thread)
 		warps = 0;
-	o->waves_per_simd_by_vgpr = warps / s->simds_per_cu;
-	add_limit(o, "registers", warps / o->waves_per_wg,
+	o->subgroups_per_simd_by_regs = warps / s->simds_per_cu;
+	add_limit(o, "registers", warps / o->subgroups_per_wg,
 		  "%d regs/thread -> %lld per warp of %d per SM: %d warps", r->vgpr,
 		  (long long)per_warp, s->regs_per_cu, warps);
 }
@@ -156,8 +156,8 @@ int occ_theoretical(const soc_spec *s, const trace_resources *r, occ_result *o)
 		return -1;
 	}
 	int ws = r->wave_size > 0 ? r->wave_size : s->wave_size;
-	o->waves_per_wg = (r->wg_size + ws - 1) / ws;
-	o->max_waves_per_cu = s->max_waves_per_cu;
+	o->subgroups_per_wg = (r->wg_size + ws - 1) / ws;
+	o->max_subgroups_per_cu = s->max_waves_per_cu;
 	hw_limits(s, r, o);
 	if (s->vendor == SOC_AMD) {
 		amd_vgpr_limit(s, r, o);
@@ -174,22 +174,22 @@ int occ_theoretical(const soc_spec *s, const trace_resources *r, occ_result *o)
 	o->wgs_per_cu = o->limits[best].wgs_per_cu;
 	for (int i = 0; i < o->n_limits; i++)
 		o->n_tied += o->limits[i].wgs_per_cu == o->wgs_per_cu;
-	o->waves_per_cu = o->wgs_per_cu * o->waves_per_wg;
-	o->waves_per_simd =
-	    imin(s->max_waves_per_simd, (o->waves_per_cu + s->simds_per_cu - 1) / s->simds_per_cu);
-	o->pct_of_max_waves = 100.0 * o->waves_per_cu / s->max_waves_per_cu;
+	o->subgroups_per_cu = o->wgs_per_cu * o->subgroups_per_wg;
+	o->subgroups_per_simd = imin(s->max_waves_per_simd,
+				     (o->subgroups_per_cu + s->simds_per_cu - 1) / s->simds_per_cu);
+	o->pct_of_max_subgroups = 100.0 * o->subgroups_per_cu / s->max_waves_per_cu;
 	return 0;
 }
 
 jv *occ_to_json(const occ_result *o)
 {
 	jv *j = jv_object();
-	jv_set_int(j, "waves_per_wg", o->waves_per_wg);
+	jv_set_int(j, "waves_per_wg", o->subgroups_per_wg);
 	jv_set_int(j, "wgs_per_cu", o->wgs_per_cu);
-	jv_set_int(j, "waves_per_cu", o->waves_per_cu);
-	jv_set_int(j, "waves_per_simd", o->waves_per_simd);
-	jv_set_round(j, "pct_of_max_waves", o->pct_of_max_waves, 1);
-	jv_set_int(j, "max_waves_per_cu", o->max_waves_per_cu);
+	jv_set_int(j, "waves_per_cu", o->subgroups_per_cu);
+	jv_set_int(j, "waves_per_simd", o->subgroups_per_simd);
+	jv_set_round(j, "pct_of_max_waves", o->pct_of_max_subgroups, 1);
+	jv_set_int(j, "max_waves_per_cu", o->max_subgroups_per_cu);
 	jv_set_str(j, "limiter", o->limiter ? o->limiter : "");
 	jv *tied = jv_set(j, "tied_with", jv_array());
 	for (int i = 0; i < o->n_limits; i++)
@@ -198,14 +198,14 @@ jv *occ_to_json(const occ_result *o)
 	if (o->vgpr_alloc)
 		jv_set_int(j, "vgpr_alloc", o->vgpr_alloc);
 	if (o->vgpr_alloc)
-		jv_set_int(j, "waves_per_simd_by_vgpr", o->waves_per_simd_by_vgpr);
+		jv_set_int(j, "waves_per_simd_by_vgpr", o->subgroups_per_simd_by_regs);
 	jv_set_int(j, "lds_alloc_bytes", o->lds_alloc);
 	jv *lims = jv_set(j, "limits", jv_array());
 	for (int i = 0; i < o->n_limits; i++) {
 		jv *l = jv_push(lims, jv_object());
 		jv_set_str(l, "name", o->limits[i].name);
 		jv_set_int(l, "wgs_per_cu", o->limits[i].wgs_per_cu);
-		jv_set_int(l, "waves_per_cu", o->limits[i].waves_per_cu);
+		jv_set_int(l, "waves_per_cu", o->limits[i].subgroups_per_cu);
 		jv_set_str(l, "detail", o->limits[i].detail);
 	}
 	jv_set_bool(j, "upper_bound", o->n_unknown > 0);

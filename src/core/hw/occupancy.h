@@ -1,6 +1,11 @@
 /* Theoretical occupancy (docs/architecture.md#decision-occupancy): the number of resident waves
  * per CU (SM) is the minimum over every limit, each expressed as whole workgroups per CU:
  *
+ * Names hold on both vendors in OpenCL's words: a subgroup is an AMD wave or an NVIDIA warp, a
+ * workgroup (wg) an AMD workgroup or an NVIDIA thread block, a CU an AMD compute unit or an
+ * NVIDIA SM, a SIMD an AMD SIMD or an SM's warp scheduler. The JSON keys keep their published
+ * names (waves_per_cu, ...). The SoC table's fields (soc.h) mirror data/soc.json's keys.
+ *
  *   AMD (gfx942/gfx950, docs/facts-hardware.md#occupancy):
  *     wave_slots  floor(max_waves_per_cu / waves_per_wg)
  *     wg_slots    max_wgs_per_cu (16) for multi-wave WGs; single-wave WGs only by wave slots
@@ -26,27 +31,28 @@
 #define OCC_MAX_LIMITS 8
 
 typedef struct occ_limit {
-	const char *name; /* "wg_size", "wave_slots", "wg_slots", "vgpr" (NVIDIA: "registers"),
-			     "sgpr", "lds" */
-	int wgs_per_cu;	  /* workgroups per CU this limit alone allows */
-	int waves_per_cu; /* wgs_per_cu x waves_per_wg */
-	char detail[112]; /* how the limit was computed, with its numbers */
+	const char *name;     /* "wg_size", "wave_slots", "wg_slots", "vgpr" (NVIDIA: "registers"),
+				 "sgpr", "lds" */
+	int wgs_per_cu;	      /* workgroups per CU this limit alone allows */
+	int subgroups_per_cu; /* wgs_per_cu x subgroups_per_wg */
+	char detail[112];     /* how the limit was computed, with its numbers */
 } occ_limit;
 
 typedef struct occ_result {
-	int waves_per_wg;
-	int wgs_per_cu;	    /* the minimum over the limits */
-	int waves_per_cu;   /* wgs_per_cu x waves_per_wg */
-	int waves_per_simd; /* ceil(waves_per_cu / simds_per_cu): the busiest SIMD's residents */
-	int max_waves_per_cu;
-	double pct_of_max_waves; /* 100 x waves_per_cu / max_waves_per_cu */
+	int subgroups_per_wg;
+	int wgs_per_cu;		/* the minimum over the limits */
+	int subgroups_per_cu;	/* wgs_per_cu x subgroups_per_wg */
+	int subgroups_per_simd; /* ceil(subgroups_per_cu / simds_per_cu): the busiest SIMD's
+				   residents */
+	int max_subgroups_per_cu;
+	double pct_of_max_subgroups; /* 100 x subgroups_per_cu / max_subgroups_per_cu */
 	/* Name of the binding limit. On ties the hardware caps (wg_size, wave_slots, wg_slots) win
 	 * over resources, so a kernel at the hardware maximum is not blamed on its VGPRs. */
 	const char *limiter;
 	int n_tied;	/* how many limits share the minimum */
 	int vgpr_alloc; /* AMD: V after AGPR alignment and granule; NVIDIA: regs/thread rounded */
-	int waves_per_simd_by_vgpr;
-	int64_t lds_alloc; /* per-WG LDS after reservation and granule rounding */
+	int subgroups_per_simd_by_regs; /* what the register limit alone allows per SIMD */
+	int64_t lds_alloc;		/* per-WG LDS after reservation and granule rounding */
 	occ_limit limits[OCC_MAX_LIMITS];
 	int n_limits;
 	const char *unknown[4]; /* inputs that were unknown: "vgpr", "agpr", "sgpr", "lds" */

@@ -283,7 +283,7 @@ jv *tile_eval_summary_json(const tile_eval *t)
 	jv_set(o, "tile", jv_strf("%dx%dx%d", t->bm, t->bn, t->bk));
 	jv_set_int(o, "lds_allocated_bytes", t->lds_alloc);
 	jv_set_int(o, "vgpr_total_per_thread", t->vgpr_total);
-	jv_set_int(o, "waves_per_cu", t->occ.waves_per_cu);
+	jv_set_int(o, "waves_per_cu", t->occ.subgroups_per_cu);
 	jv_set_str(o, "limiter", t->occ.limiter ? t->occ.limiter : "");
 	jv_set_round(o, "tile_ai_flop_per_byte", t->tile_ai, 2);
 	jv_set_str(o, "regime", t->regime);

@@ -99,13 +99,13 @@ static jv *model(const ncu_model *m, const jv *th, jv *warnings)
 	ncu_details_resources(&m->det, &r);
 	if (s && occ_theoretical(s, &r, &o) == 0) {
 		out = occ_to_json(&o);
-		int agrees = jv_num(jv_get(th, "waves_per_cu")) == (double)o.waves_per_cu;
+		int agrees = jv_num(jv_get(th, "waves_per_cu")) == (double)o.subgroups_per_cu;
 		jv_set_bool(out, "agrees_with_ncu", agrees);
 		if (!agrees && warnings)
 			jv_push(warnings, jv_strf("occupancy: ncu says %g warps per SM, flyprof's "
 						  "model %d (limited by %s)",
 						  jv_num(jv_get(th, "waves_per_cu")),
-						  o.waves_per_cu, o.limiter));
+						  o.subgroups_per_cu, o.limiter));
 	}
 	soc_table_free(t);
 	fp_err_clear(&e);
