@@ -21,26 +21,6 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* What main does after a command: record the step in the bundle it wrote, then close it. */
-static int finish_bundle(cmd_ctx *sub, int rc, double t0)
-{
-	if (!sub->bundle)
-		return rc;
-	fp_err e2 = FP_ERR_INIT;
-	int status = rc ? err_exit_status(sub->err.code) : 0;
-	if (bundle_record_step(sub->bundle, sub->cmd->name, sub->argc, sub->argv, status,
-			       now_seconds() - t0, &e2) &&
-	    rc == 0) {
-		fp_err_move(&sub->err, &e2);
-		rc = -1;
-	}
-	fp_err_clear(&e2);
-	bundle_close(sub->bundle);
-	free(sub->bundle);
-	sub->bundle = NULL;
-	return rc;
-}
-
 static int run_one(cmd_ctx *parent, const char *name, const char *dir, const char *tag,
 		   jv **data_out)
 {
@@ -51,7 +31,7 @@ static int run_one(cmd_ctx *parent, const char *name, const char *dir, const cha
 	cmd_ctx_init(&sub, command_find(name), argc, argv);
 	double t0 = now_seconds();
 	int rc = cmd_ctx_run(&sub, argc - 2, argv + 2);
-	rc = finish_bundle(&sub, rc, t0);
+	rc = cmd_ctx_finish_bundle(&sub, rc, now_seconds() - t0);
 	for (size_t i = 0; i < jv_len(sub.warnings); i++)
 		ctx_warn(parent, "%s: %s", name, jv_string(jv_at(sub.warnings, i)));
 	if (rc) {

@@ -57,6 +57,10 @@ void cmd_ctx_release(cmd_ctx *ctx);
  * set no error becomes INTERNAL, a signal that arrived meanwhile INTERRUPTED. Returns 0 or -1
  * with ctx->err set. The step record and closing ctx->bundle are left to the caller. */
 int cmd_ctx_run(cmd_ctx *ctx, int argc, char **argv);
+/* After cmd_ctx_run: records the step (its exit status and `seconds`) in the bundle the command
+ * wrote, if any, and closes it. Returns rc, or -1 with ctx->err set when a successful run's
+ * step could not be recorded. */
+int cmd_ctx_finish_bundle(cmd_ctx *ctx, int rc, double seconds);
 void ctx_warn(cmd_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Notes that list `what` was cut to `shown` of `total` items and names the flag that lifts it. */
 void ctx_truncated(cmd_ctx *ctx, const char *what, size_t shown, size_t total, const char *flag);

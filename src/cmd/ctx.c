@@ -2,6 +2,7 @@
 
 #include "base/signals.h"
 #include "base/xalloc.h"
+#include "core/bundle/bundle.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -43,6 +44,25 @@ int cmd_ctx_run(cmd_ctx *ctx, int argc, char **argv)
 		fp_fail(&ctx->err, ERR_INTERNAL, "`%s` failed without saying why", name);
 	if (rc == 0 && signals_pending())
 		rc = fp_fail(&ctx->err, ERR_INTERRUPTED, "interrupted during `%s`", name);
+	return rc;
+}
+
+int cmd_ctx_finish_bundle(cmd_ctx *ctx, int rc, double seconds)
+{
+	if (!ctx->bundle)
+		return rc;
+	fp_err e2 = FP_ERR_INIT;
+	int status = rc ? err_exit_status(ctx->err.code) : 0;
+	if (bundle_record_step(ctx->bundle, ctx->cmd->name, ctx->argc, ctx->argv, status, seconds,
+			       &e2) &&
+	    rc == 0) {
+		fp_err_move(&ctx->err, &e2);
+		rc = -1;
+	}
+	fp_err_clear(&e2);
+	bundle_close(ctx->bundle);
+	free(ctx->bundle);
+	ctx->bundle = NULL;
 	return rc;
 }
 

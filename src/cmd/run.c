@@ -102,19 +102,7 @@ static int sub_run(run_state *st, argvec *a, jv **data, fp_err *err)
 	cmd_ctx_init(&sub, command_find(a->v[1]), (int)a->n, a->v);
 	double t0 = now_s();
 	int rc = cmd_ctx_run(&sub, (int)a->n - 2, a->v + 2);
-	if (sub.bundle) {
-		fp_err e2 = FP_ERR_INIT;
-		int status = rc ? err_exit_status(sub.err.code) : 0;
-		if (bundle_record_step(sub.bundle, sub.cmd->name, sub.argc, sub.argv, status,
-				       now_s() - t0, &e2) &&
-		    rc == 0) {
-			fp_err_move(&sub.err, &e2);
-			rc = -1;
-		}
-		fp_err_clear(&e2);
-		bundle_close(sub.bundle);
-		free(sub.bundle);
-	}
+	rc = cmd_ctx_finish_bundle(&sub, rc, now_s() - t0);
 	for (size_t i = 0; i < jv_len(sub.warnings); i++)
 		ctx_warn(st->ctx, "%s: %s", sub.cmd->name, jv_string(jv_at(sub.warnings, i)));
 	if (rc)
