@@ -49,12 +49,6 @@ static void note_cut(cmd_ctx *ctx, const char *what, const jv *list, size_t tota
 		ctx_truncated(ctx, what, shown, total, "--all or --top N");
 }
 
-/* Moves every key of r into ctx->data (r is freed). */
-static void adopt(cmd_ctx *ctx, jv *r)
-{
-	jv_merge(ctx->data, r);
-}
-
 /* --timeline FILE: the AMD per-wave timeline with the --top hottest instructions on companion
  * tracks. Nsight Compute samples warp states; it records no per-warp timeline to draw. */
 static int write_timeline(cmd_ctx *ctx, const analysis_input *in, size_t top, const char *path)
@@ -109,7 +103,7 @@ int cmd_bubbles(cmd_ctx *ctx)
 		jv_free(jv_take(r, "warnings"));
 		if (rc == 0 && in.out)
 			jv_set(r, "artifact", jv_strf("%s/bubbles.json", in.out->dir));
-		adopt(ctx, r);
+		jv_merge(ctx->data, r); /* every key moves; r is freed */
 	}
 	const char *tl = opts_str(&ctx->opts, "timeline");
 	if (rc == 0 && tl)

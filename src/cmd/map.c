@@ -63,9 +63,7 @@ static int map_code_object(cmd_ctx *ctx, const char *path)
 			 "%s has no .debug_line: build with -g (FlyDSL: "
 			 "FLYDSL_DEBUG_ENABLE_DEBUG_INFO=1) to map addresses to source lines",
 			 path);
-	for (size_t i = 0; i < jv_len(d); i++)
-		jv_set(ctx->data, jv_key_at(d, i), jv_copy(jv_value_at(d, i)));
-	jv_free(d);
+	jv_merge(ctx->data, d);
 	codeobj_full_release(&cf);
 	return 0;
 }
