@@ -69,11 +69,6 @@ static const char *str(const jv *o, const char *k)
 	return s ? s : "";
 }
 
-static int truthy(const jv *v)
-{
-	return jv_is_true(v);
-}
-
 static void summary(strbuf *out, const jv *rep)
 {
 	const jv *d = jv_get(rep, "dispatch"), *b = jv_get(rep, "bound");
@@ -197,7 +192,7 @@ static void classes(strbuf *out, const jv *rep)
 			jv_num(jv_get(c, "pct_of_stall")),
 			jv_num(jv_get(c, "stall_pct_of_latency")),
 			(long long)jv_i64(jv_get(c, "hits")),
-			truthy(jv_get(c, "is_bubble")) ? "yes" : "");
+			jv_is_true(jv_get(c, "is_bubble")) ? "yes" : "");
 	}
 	html_text(out, "</table><p class=\"note\">", str(st, "denominator"), "</p></section>\n");
 }
