@@ -1,6 +1,5 @@
 #include "base/tree.h"
 
-#include "base/fileio.h"
 #include "base/strbuf.h"
 #include "base/undo.h"
 

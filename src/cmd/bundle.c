@@ -9,6 +9,7 @@
 #include "cmd/cmds.h"
 
 #include "base/fileio.h"
+#include "base/tree.h"
 #include "base/signals.h"
 #include "base/strbuf.h"
 #include "base/undo.h"
@@ -208,7 +209,7 @@ static int open_source(cmd_ctx *ctx, export_job *j)
 	sb_addf(&t, "%s/.%s.tmp-%ld", *parent ? parent : "", path_base(j->final), (long)getpid());
 	free(parent);
 	j->tmp = sb_detach(&t);
-	bundle_export_remove_tree(j->tmp);
+	tree_remove(j->tmp);
 	return 0;
 }
 
@@ -261,7 +262,7 @@ int cmd_bundle(cmd_ctx *ctx)
 	if (rc == 0)
 		undo_commit(); /* the new bundle is in place: a later signal does not undo it */
 	if (rc != 0 && j.tmp)
-		bundle_export_remove_tree(j.tmp);
+		tree_remove(j.tmp);
 	if (rc != 0)
 		unlock_fresh(&j);
 	if (rc != 0 && j.final)

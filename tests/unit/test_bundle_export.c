@@ -3,6 +3,7 @@
 #include "t.h"
 
 #include "base/fileio.h"
+#include "base/tree.h"
 #include "base/sha256.h"
 #include "core/export/bundle_export.h"
 
@@ -190,9 +191,9 @@ TEST(bundle_export_swap_and_remove)
 	CHECK_STR(s, "2");
 	free(s);
 	CHECK(!file_exists(tmp)); /* the previous tree is gone */
-	CHECK_INT(bundle_export_remove_tree(fin), 0);
+	CHECK_INT(tree_remove(fin), 0);
 	CHECK(!file_exists(fin));
-	CHECK_INT(bundle_export_remove_tree(fin), 0); /* absent is fine */
+	CHECK_INT(tree_remove(fin), 0); /* absent is fine */
 	free(sub);
 	free(tmp);
 	free(fin);

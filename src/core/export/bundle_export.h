@@ -55,9 +55,6 @@ int bundle_export_rocprof(const char *const *dirs, size_t ndirs, long long dispa
 char *bundle_export_csv_row(const char *buf, size_t len, const char *name, long long id,
 			    const char *kernel);
 
-/* Removes a directory tree (never following symbolic links). 0, or -1 if something remained. */
-int bundle_export_remove_tree(const char *path);
-
 /* Puts the finished tree tmp at final: a rename when final is absent or an empty directory;
  * when `replace` is set (the caller holds the lock of the bundle at final) and final is not
  * empty, an atomic exchange (renameat2 RENAME_EXCHANGE; two renames where the file system

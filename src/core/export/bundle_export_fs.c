@@ -1,8 +1,9 @@
-/* bundle_export.h: removing and swapping trees, and making exported paths relative. */
+/* bundle_export.h: swapping trees, and making exported paths relative. */
 #include "core/export/bundle_export.h"
 
 #include "base/fileio.h"
 #include "base/strbuf.h"
+#include "base/tree.h"
 #include "base/xalloc.h"
 
 #include <errno.h>
@@ -12,30 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-int bundle_export_remove_tree(const char *path)
-{
-	struct stat st;
-	if (lstat(path, &st) != 0)
-		return errno == ENOENT ? 0 : -1;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(path) == 0 ? 0 : -1;
-	size_t n = 0;
-	fp_err e = FP_ERR_INIT;
-	char **names = file_list_dir(path, &n, &e);
-	fp_err_clear(&e);
-	int rc = names ? 0 : -1;
-	for (size_t i = 0; i < n; i++) {
-		char *p = path_join(path, names[i]);
-		if (bundle_export_remove_tree(p))
-			rc = -1;
-		free(p);
-	}
-	file_list_free(names, n);
-	if (rmdir(path) != 0)
-		rc = -1;
-	return rc;
-}
 
 static void flush_tree(const char *dir)
 {
@@ -65,7 +42,7 @@ static int exchange(const char *tmp, const char *final, fp_err *e)
 			     strerror(errno));
 		rename(aside, final);
 	} else if (rename(aside, tmp) != 0) {
-		bundle_export_remove_tree(aside);
+		tree_remove(aside);
 	}
 	free(aside);
 	return rc;
@@ -82,7 +59,7 @@ int bundle_export_swap_in(const char *tmp, const char *final, int replace, fp_er
 	if (exchange(tmp, final, e))
 		return -1;
 	/* tmp now holds the previous tree */
-	bundle_export_remove_tree(tmp);
+	tree_remove(tmp);
 	return 0;
 }
 
