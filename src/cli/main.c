@@ -11,7 +11,6 @@
 #include "base/xalloc.h"
 #include "cmd/command.h"
 #include "cli/help.h"
-#include "core/bundle/bundle.h"
 #include "out/envelope.h"
 #include "base/json/json_write.h"
 #include "out/knob_table_md.h"
@@ -155,21 +154,8 @@ static int run_command(cmd_ctx *ctx, int argc, char **argv, int ci)
 		fp_fail(&ctx->err, ERR_INTERNAL, "`%s` failed without saying why", ctx->cmd->name);
 	if (rc == 0 && ctx->err.set)
 		rc = -1; /* an error recorded on the way wins over a claimed success */
-	if (ctx->bundle) {
-		int status = rc ? err_exit_status(ctx->err.code) : 0;
-		fp_err e2 = FP_ERR_INIT;
-		if (bundle_record_step(ctx->bundle, ctx->cmd->name, ctx->argc, ctx->argv, status,
-				       now_seconds() - t0, &e2) &&
-		    !ctx->err.set) {
-			fp_err_move(&ctx->err, &e2);
-			rc = -1;
-		}
-		fp_err_clear(&e2);
-		bundle_close(ctx->bundle);
-		free(ctx->bundle);
-		ctx->bundle = NULL;
-	}
-	return rc;
+	/* rc == 0 exactly when no error is set here, as cmd_ctx_finish_bundle expects */
+	return cmd_ctx_finish_bundle(ctx, rc, now_seconds() - t0);
 }
 
 /* The one interruption model (docs/security.md): a signal received before the command's
