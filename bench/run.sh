@@ -10,7 +10,8 @@
 # Prints: the machine; the scanner vs the generic JSON parser; on the page-cached corpus
 # softmax trace, bubbles and report against the I/O floor (bench/io_floor: open and read the
 # same files, nothing else) at one thread and at all cores; on generated traces MB/s, the
-# ratio to the floor, peak RSS and time per MB; on generated captures of 10, 100 and 1,000
+# ratio to the floor, peak RSS and time per MB, and report's time and peak RSS (one run); on
+# generated captures of 10, 100 and 1,000
 # dispatch directories, bubbles on one of them (by --dispatch, and by its own path) with the
 # other dispatches' wave files poisoned, so that a run that read them would fail. Generated data
 # is deleted afterwards. Record the output in bench/RESULTS.md.
@@ -168,6 +169,15 @@ for size in $SIZES; do
 		"$(ratio "$W_bub" "$W_floor")x" \
 		"$(awk -v m="$mb" -v t="$W_bub" 'BEGIN{printf "%.3f", 1000*t/m}')" "$r"
 	same_as_prev bubbles --bundle "$d" --format json --all
+	# report on the same trace, one run: its memory grows with the trace (its exposed-stall
+	# pass holds a SIMD group's events), so its peak RSS is printed beside bubbles'.
+	rl=$("$B/bench/peak_rss" "$FLY" report --bundle "$d" --out "$WORK/rep_gen" --format json \
+		2>&1 >/dev/null | grep wall_s= | tail -1)
+	awk -v l="$rl" -v m="$mb" -v rb="$r" 'BEGIN{
+		n = split(l, f, /[ =]/); for (i = 1; i < n; i += 2) v[f[i]] = f[i + 1];
+		printf "  report on %s MB (one run): wall %s s, cpu %.3f s, peak RSS %.1f MB (bubbles %s MB)\n",
+			m, v["wall_s"], v["user_s"] + v["sys_s"], v["maxrss_kb"] / 1024, rb }'
+	rm -rf "$WORK/rep_gen"
 	[ -n "${BENCH_DATA:-}" ] || rm -rf "$d"
 done
 
