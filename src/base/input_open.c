@@ -168,7 +168,8 @@ int input_read_into_at(int dirfd, const char *name, const char *path, input_kind
 	uint64_t limit;
 	if (input_limit(k, &limit, e))
 		return -1;
-	int fd = open_checked(dirfd, name, path, k, &st, 1, e);
+	int fd = dirfd < 0 ? open_checked(AT_FDCWD, path, path, k, &st, 1, e)
+			   : open_checked(dirfd, name, path, k, &st, 1, e);
 	if (fd < 0)
 		return -1;
 	/* Room for one byte more than the file held at fstat: a read of a regular file that

@@ -44,10 +44,11 @@ int input_open(const char *path, input_kind k, struct stat *st, fp_err *e);
  * NUL-terminated. A file that grows past the limit while it is read is INPUT_TOO_LARGE. */
 int input_read_into(const char *path, input_kind k, char **buf, size_t *cap, size_t *len,
 		    fp_err *e);
-/* input_read_into for name inside the directory open as dirfd (AT_FDCWD: name is a path):
- * openat leaves the kernel one path component to walk instead of every component of the
- * path, which counts over the thousands of wave files of a dispatch. path (the directory's
- * path and name) is what errors name; the checks are input_open's. */
+/* input_read_into for name inside the directory open as dirfd: openat leaves the kernel one
+ * path component to walk instead of every component of the path, which counts over the
+ * thousands of wave files of a dispatch. path (the directory's path and name) is what errors
+ * name; the checks are input_open's. A negative dirfd (AT_FDCWD, or a directory that could not
+ * be opened) opens path itself, so a caller passes what open(2) gave it. */
 int input_read_into_at(int dirfd, const char *name, const char *path, input_kind k, char **buf,
 		       size_t *cap, size_t *len, fp_err *e);
 /* Same into a fresh heap buffer (caller frees); NULL on failure. */

@@ -25,7 +25,7 @@ typedef struct pair_slot {
 
 typedef struct shared {
 	const char *dir;
-	int dirfd; /* dir, open: files are opened relative to it (AT_FDCWD if it could not be) */
+	int dirfd; /* dir, open: files are opened relative to it (-1 if it could not be) */
 	char **files;
 	size_t n_files, n_lines;
 	int64_t detail_line;
@@ -193,10 +193,10 @@ static int do_file(worker *k, size_t i)
 	sb_addc(&k->path, '/');
 	size_t name_at = k->path.len;
 	sb_adds(&k->path, sh->files[i]);
-	const char *name = sh->dirfd == AT_FDCWD ? sb_str(&k->path) : sb_str(&k->path) + name_at;
 	size_t len = 0;
 	fp_err e = FP_ERR_INIT;
-	if (att_read_file_at(sh->dirfd, name, sb_str(&k->path), &k->buf, &k->buf_cap, &len, &e) ||
+	if (att_read_file_at(sh->dirfd, sb_str(&k->path) + name_at, sb_str(&k->path), &k->buf,
+			     &k->buf_cap, &len, &e) ||
 	    att_wave_parse(k->buf, len, sb_str(&k->path), &k->w, &e)) {
 		if (i < k->err_index) {
 			fp_err_move(&k->err, &e);
@@ -419,9 +419,8 @@ int wave_agg_run(const char *dir, const trace_dispatch *d, int threads, int64_t 
 	shared sh;
 	memset(&sh, 0, sizeof sh);
 	sh.dir = dir;
+	/* on failure each file is opened by its path, with its own error */
 	sh.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (sh.dirfd < 0)
-		sh.dirfd = AT_FDCWD; /* each file by its path then, with its own error */
 	sh.files = out->files;
 	sh.n_files = out->n_files;
 	sh.n_lines = out->n_lines;
@@ -454,7 +453,7 @@ int wave_agg_run(const char *dir, const trace_dispatch *d, int threads, int64_t 
 	for (int t = 0; t < nk; t++)
 		worker_release(&ks[t]);
 	free(ks);
-	if (sh.dirfd != AT_FDCWD)
+	if (sh.dirfd >= 0)
 		close(sh.dirfd);
 	if (bad >= 0)
 		wave_agg_release(out); /* nothing half-built is left to the caller */

@@ -258,8 +258,7 @@ int wave_timeline_build(const char *dir, size_t top_lines, wave_timeline *t, fp_
 		}
 		char *path = path_join(dir, names[i]);
 		size_t len = 0;
-		rc = input_read_into_at(dirfd < 0 ? AT_FDCWD : dirfd, dirfd < 0 ? path : names[i],
-					path, INPUT_ANY, &buf, &cap, &len, e);
+		rc = input_read_into_at(dirfd, names[i], path, INPUT_ANY, &buf, &cap, &len, e);
 		if (rc == 0)
 			rc = att_wave_parse(buf, len, path, &w, e);
 		free(path);

@@ -42,7 +42,7 @@ static int parse_name(const char *s, wfile *f)
  * to walk), and one read buffer reused for every file. */
 typedef struct reader {
 	const char *dir;
-	int dirfd; /* AT_FDCWD when the directory could not be opened: each file by its path */
+	int dirfd; /* -1 when the directory could not be opened: each file by its path */
 	char *buf;
 	size_t cap;
 	wave_file_fn file_fn;
@@ -63,8 +63,8 @@ static int one_group(reader *rd, const wfile *fs, size_t from, size_t to, att_wa
 		}
 		char *p = path_join(rd->dir, fs[i].name);
 		size_t len = 0;
-		int rc = input_read_into_at(rd->dirfd, rd->dirfd == AT_FDCWD ? p : fs[i].name, p,
-					    INPUT_ANY, &rd->buf, &rd->cap, &len, e);
+		int rc = input_read_into_at(rd->dirfd, fs[i].name, p, INPUT_ANY, &rd->buf, &rd->cap,
+					    &len, e);
 		if (rc == 0)
 			rc = att_wave_parse(rd->buf, len, p, &ws[i - from], e);
 		free(p);
@@ -114,8 +114,6 @@ int wave_scan_each(const char *dir, wave_keep *keep, wave_group_fn fn, wave_file
 		}
 	qsort(fs, m, sizeof *fs, wfile_cmp);
 	reader rd = {dir, open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), NULL, 0, file_fn, keep};
-	if (rd.dirfd < 0)
-		rd.dirfd = AT_FDCWD;
 	int rc = 0;
 	for (size_t i = 0; i < m && !rc;) {
 		size_t j = i;
@@ -130,7 +128,7 @@ int wave_scan_each(const char *dir, wave_keep *keep, wave_group_fn fn, wave_file
 		free(ws);
 		i = j;
 	}
-	if (rd.dirfd != AT_FDCWD)
+	if (rd.dirfd >= 0)
 		close(rd.dirfd);
 	free(rd.buf);
 	free(fs);

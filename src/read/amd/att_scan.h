@@ -68,7 +68,8 @@ int att_scan_doc(const char *name, int from_file, const char *buf, size_t len, c
 /* Reads a whole file into *buf (reused and grown across calls; caller frees *buf) and sets
  * *len. A missing file is NO_ARTIFACT, other failures IO_ERROR. */
 int att_read_file(const char *path, char **buf, size_t *cap, size_t *len, fp_err *e);
-/* The same for name inside the directory open as dirfd; path names it in errors. */
+/* The same for name inside the directory open as dirfd; path names it in errors and is what
+ * is opened when dirfd is negative (input_read_into_at). */
 int att_read_file_at(int dirfd, const char *name, const char *path, char **buf, size_t *cap,
 		     size_t *len, fp_err *e);
 
