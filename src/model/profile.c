@@ -142,3 +142,12 @@ int64_t profile_mix_hits(const stall_profile *p, const char *name)
 		return p->unclassed_hits;
 	return 0;
 }
+
+int profile_class_listed(const stall_profile *p, const char *name)
+{
+	int id = p->classes && name ? class_lookup(p->vendor, name) : -1;
+	for (size_t k = 0; id >= 0 && k < p->n_class_order; k++)
+		if (p->class_order[k] == id)
+			return id;
+	return -1;
+}

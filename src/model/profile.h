@@ -186,6 +186,10 @@ void profile_set_costs(jv *o, int64_t hits, int64_t latency, int64_t stall, int6
  * unless a class of the same name already holds that key; 0 for any other name. */
 int64_t profile_mix_hits(const stall_profile *p, const char *name);
 
+/* The id of the class named `name` when the profile lists it (bubbles.classes has an entry for
+ * it), else -1 (another name, NULL, or a class the ranking left out). */
+int profile_class_listed(const stall_profile *p, const char *name);
+
 /* 100 * part / whole rounded to 2 decimals (0 when whole is 0). */
 double profile_pct(int64_t part, int64_t whole);
 

@@ -28,16 +28,6 @@ static double stall_of(const stall_profile *p, const char *klass)
 	return id >= 0 ? (double)p->classes[id].stall : 0;
 }
 
-/* The class has an entry in the document's class list. */
-static int listed(const stall_profile *p, const char *klass)
-{
-	int id = class_id(p, klass);
-	for (size_t k = 0; id >= 0 && k < p->n_class_order; k++)
-		if (p->class_order[k] == id)
-			return 1;
-	return 0;
-}
-
 static double share_of(const stall_profile *p, const char *klass)
 {
 	return pct(stall_of(p, klass), (double)p->totals.stall);
@@ -208,7 +198,9 @@ static jv *verdict(const diff_side *bs, const stall_profile *a, double floor_pp)
 	jv_set_round(v, "delta_pp", ap - bp, 2);
 	jv_set_int(v, "delta_stall_cycles", (int64_t)(stall_of(a, c) - stall_of(b, c)));
 	jv_set_str(v, "outcome",
-		   listed(a, c) || stall_of(b, c) == 0 ? outcome(ap - bp, floor_pp) : "vanished");
+		   profile_class_listed(a, c) >= 0 || stall_of(b, c) == 0
+		       ? outcome(ap - bp, floor_pp)
+		       : "vanished");
 	return v;
 }
 

@@ -21,17 +21,6 @@ static double pct(double part, double whole)
 	return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
-/* The id of the class named klass when the profile lists it (bubbles.classes has it), else
- * -1. */
-static int listed_class(const stall_profile *p, const char *klass)
-{
-	int id = class_lookup(p->vendor, klass);
-	for (size_t k = 0; id >= 0 && k < p->n_class_order; k++)
-		if (p->class_order[k] == id)
-			return id;
-	return -1;
-}
-
 /* ---- evidence ---- */
 
 /* The first three producers of the hot wait, as bubbles lists them. */
@@ -46,7 +35,7 @@ static jv *waits_on(const stall_profile *p, const prof_wait *wait)
 static void where_class(rec_where *w, const stall_profile *p, const char *klass,
 			const evloc_buckets *buckets)
 {
-	int id = listed_class(p, klass);
+	int id = profile_class_listed(p, klass);
 	if (id < 0)
 		return;
 	w->class_entry = &p->classes[id];
