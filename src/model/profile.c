@@ -151,3 +151,14 @@ int profile_class_listed(const stall_profile *p, const char *name)
 			return id;
 	return -1;
 }
+
+int profile_largest_class(const stall_profile *p)
+{
+	int best = -1;
+	for (size_t k = 0; p->classes && k < p->n_class_order; k++) {
+		int id = p->class_order[k];
+		if (p->classes[id].stall > (best >= 0 ? p->classes[best].stall : 0))
+			best = id;
+	}
+	return best;
+}

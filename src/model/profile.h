@@ -190,6 +190,10 @@ int64_t profile_mix_hits(const stall_profile *p, const char *name);
  * it), else -1 (another name, NULL, or a class the ranking left out). */
 int profile_class_listed(const stall_profile *p, const char *name);
 
+/* The id of the first class in the profile's class order with the most stall, or -1 when no
+ * class stalls. */
+int profile_largest_class(const stall_profile *p);
+
 /* 100 * part / whole rounded to 2 decimals (0 when whole is 0). */
 double profile_pct(int64_t part, int64_t whole);
 

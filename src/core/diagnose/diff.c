@@ -133,19 +133,6 @@ static const char *bound_of(const diff_side *s, bound_verdict *tmp)
 	return tmp->bound;
 }
 
-/* The first class with the most stall in the document's order. */
-static const char *largest(const stall_profile *p)
-{
-	const char *best = NULL;
-	double bs = 0;
-	for (size_t k = 0; k < p->n_class_order; k++)
-		if ((double)p->classes[p->class_order[k]].stall > bs) {
-			bs = (double)p->classes[p->class_order[k]].stall;
-			best = class_name(p->vendor, p->class_order[k]);
-		}
-	return best;
-}
-
 static const char *targeted(const diff_side *b, const char **by)
 {
 	const char *c = b->rank1_class;
@@ -154,7 +141,8 @@ static const char *targeted(const diff_side *b, const char **by)
 		return c;
 	}
 	*by = "the before side's largest stall class";
-	return largest(b->p);
+	int id = profile_largest_class(b->p);
+	return id >= 0 ? class_name(b->p->vendor, id) : NULL;
 }
 
 static jv *noise(const diff_side *b, const diff_side *a, double *floor_pp)

@@ -27,19 +27,6 @@ static const prof_class *class_named(const stall_profile *p, const char *name)
 	return id >= 0 ? &p->classes[id] : NULL;
 }
 
-/* The first class with the most stall in rank order (none when nothing stalls). */
-static void read_largest(signal_inputs *in, const stall_profile *p)
-{
-	double best = 0;
-	for (size_t k = 0; p->classes && k < p->n_class_order; k++) {
-		int id = p->class_order[k];
-		double s = (double)p->classes[id].stall;
-		if (s > best)
-			best = s, in->largest_class = class_name(p->vendor, id),
-			in->largest_stall = s;
-	}
-}
-
 static void read_classes(signal_inputs *in, const stall_profile *p)
 {
 	/* mix.dynamic: the unclassed entry first, then the classes with instructions */
@@ -58,7 +45,11 @@ static void read_classes(signal_inputs *in, const stall_profile *p)
 			in->class_latency[v][id] = c ? (double)c->latency : 0;
 			in->class_hits[v][id] = (double)profile_mix_hits(p, name);
 		}
-	read_largest(in, p);
+	int largest = profile_largest_class(p);
+	if (largest >= 0) {
+		in->largest_class = class_name(p->vendor, largest);
+		in->largest_stall = (double)p->classes[largest].stall;
+	}
 	for (int id = 0; id < NORM__COUNT; id++)
 		in->norm_stall[id] = p->norm[id].used ? (double)p->norm[id].stall : 0;
 }
