@@ -202,6 +202,18 @@ int file_dir_unclaimed(const char *dir)
 	return yes;
 }
 
+int file_lock_held(const char *dir)
+{
+	char *lock = path_join(dir, ".flyprof.lock");
+	int fd = open(lock, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	free(lock);
+	if (fd < 0)
+		return 0;
+	int held = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+	close(fd);
+	return held;
+}
+
 int file_lock_dir(const char *dir, fp_err *e)
 {
 	char *lock = path_join(dir, ".flyprof.lock");

@@ -37,6 +37,10 @@ int file_lock_dir(const char *dir, fp_err *e);
  * another process is creating looks like this between taking the lock and writing its manifest,
  * so a writer must try the lock (and get BUNDLE_LOCKED) rather than call it foreign. */
 int file_dir_unclaimed(const char *dir);
+/* 1 when another process holds dir's lock right now (a probe: creates nothing, takes nothing). A
+ * bundle being created is only briefly without its manifest, but a second writer that looks in
+ * that moment must hear BUNDLE_LOCKED, not that the directory is foreign. */
+int file_lock_held(const char *dir);
 void file_unlock_dir(const char *dir, int fd);
 
 /* Sorted list of the names in a directory (without . and ..); caller frees with

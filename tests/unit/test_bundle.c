@@ -70,6 +70,15 @@ TEST(bundle_being_created_is_locked_not_foreign)
 	CHECK_INT(e.code, ERR_BUNDLE_LOCKED);
 	fp_err_clear(&e);
 	bundle_close(&b);
+	/* a moment later the creator is writing its manifest (a temporary file beside the lock) */
+	char *tmp = path_join(dir, "manifest.json.tmp.1.0");
+	CHECK_INT(file_write_atomic(tmp, "{", 1, &e), 0);
+	CHECK_INT(bundle_open_write(&b, dir, "run", &e), -1);
+	CHECK_INT(e.code, ERR_BUNDLE_LOCKED);
+	fp_err_clear(&e);
+	bundle_close(&b);
+	unlink(tmp);
+	free(tmp);
 	close(fd); /* a creator that died: its lock file stays, unheld */
 	CHECK_INT(bundle_open_write(&b, dir, "run", &e), 0);
 	bundle_close(&b);

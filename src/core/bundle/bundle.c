@@ -182,6 +182,9 @@ int bundle_open_write(bundle *b, const char *path, const char *role, fp_err *e)
 			return -1;
 		return 0;
 	}
+	if (file_lock_held(path)) /* being created or written by another flyprof */
+		return fp_fail(e, ERR_BUNDLE_LOCKED, "%s is locked by another flyprof process",
+			       path);
 	if (bundle_open(b, path, e))
 		return -1;
 	return bundle_lock(b, e);
