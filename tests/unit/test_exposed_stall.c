@@ -4,6 +4,7 @@
 
 #include "base/fileio.h"
 #include "base/xalloc.h"
+#include "core/analysis/exposed_stall.h"
 #include "core/analysis/wave_facts.h"
 #include "base/json/json_write.h"
 #include "base/strbuf.h"
@@ -381,4 +382,122 @@ TEST(wave_keep_gives_the_same_facts_corpus)
 	fp_err_clear(&e);
 	trace_dispatch_release(&d);
 	free(dir);
+}
+
+/* Synthetic SIMD groups in memory for the accumulator tests: 2 to 7 waves, records on lines
+ * 1..6 (line 6 unknown), stalls and issues of random length and gaps, some overlapping, so
+ * cycles split 2..7 ways (thirds, fifths, sevenths: no float sum of those is exact). */
+#define SYN_GROUPS 24
+typedef struct syn {
+	att_wave waves[SYN_GROUPS][7];
+	wave_group g[SYN_GROUPS];
+} syn;
+
+static uint64_t syn_rand(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return *s >> 33;
+}
+
+static void syn_build(syn *s, trace_dispatch *d)
+{
+	trace_dispatch_init(d);
+	add(d, 1, "s_waitcnt vmcnt(0)", TAX_VMEM_WAIT);
+	add(d, 2, "s_waitcnt lgkmcnt(0)", TAX_SMEM_WAIT);
+	add(d, 3, "v_add_f32_e32 v1, v2, v3", TAX_VALU);
+	add(d, 4, "s_barrier", TAX_BARRIER);
+	add(d, 5, "buffer_store_dword v1, v2, s[0:3], 0 offen", TAX_VMEM_ISSUE);
+	uint64_t r = 12345;
+	for (int k = 0; k < SYN_GROUPS; k++) {
+		size_t nw = 2 + syn_rand(&r) % 6;
+		for (size_t w = 0; w < nw; w++) {
+			att_wave *a = &s->waves[k][w];
+			att_wave_init(a);
+			a->begin = (int64_t)(syn_rand(&r) % 50);
+			size_t n = 5 + syn_rand(&r) % 40;
+			a->insts = xcalloc(n, sizeof *a->insts);
+			a->n_insts = a->cap_insts = n;
+			int64_t t = a->begin + (int64_t)(syn_rand(&r) % 5);
+			for (size_t i = 0; i < n; i++) {
+				att_wave_inst *in = &a->insts[i];
+				in->time = t;
+				in->stall = syn_rand(&r) % 3 ? (int64_t)(syn_rand(&r) % 97) : 0;
+				in->duration = in->stall + (int64_t)(syn_rand(&r) % 9);
+				in->line = 1 + (int64_t)(syn_rand(&r) % 6);
+				/* mostly in order, now and then a record that overlaps the previous
+				 */
+				t += syn_rand(&r) % 10 ? in->duration + (int64_t)(syn_rand(&r) % 4)
+						       : 1;
+			}
+			a->end = t + (int64_t)(syn_rand(&r) % 20);
+		}
+		s->g[k] = (wave_group){0, k, 0, s->waves[k], nw};
+	}
+}
+
+static void syn_release(syn *s, trace_dispatch *d)
+{
+	for (int k = 0; k < SYN_GROUPS; k++)
+		for (size_t w = 0; w < s->g[k].n; w++)
+			att_wave_release(&s->waves[k][w]);
+	trace_dispatch_release(d);
+}
+
+static void check_same_acc(const exposed_acc *x, const exposed_acc *y)
+{
+	CHECK_INT(x->simds, y->simds);
+	CHECK_INT(x->window, y->window);
+	CHECK_INT(x->issue, y->issue);
+	CHECK_INT(x->empty, y->empty);
+	CHECK_INT(x->exposed, y->exposed);
+	CHECK(!memcmp(x->cls_exposed, y->cls_exposed, sizeof x->cls_exposed));
+	CHECK(!memcmp(x->cls_stall, y->cls_stall, sizeof x->cls_stall));
+	size_t n = x->d->n_insts;
+	CHECK(!memcmp(x->line_exposed, y->line_exposed, n * sizeof *x->line_exposed));
+	CHECK(!memcmp(x->line_stall, y->line_stall, n * sizeof *x->line_stall));
+	jv *a = exposed_to_json(x, 10), *b = exposed_to_json(y, 10);
+	strbuf sa = STRBUF_INIT, sb = STRBUF_INIT;
+	json_write(&sa, a, 0);
+	json_write(&sb, b, 0);
+	CHECK_STR(sa.buf, sb.buf);
+	sb_release(&sa);
+	sb_release(&sb);
+	jv_free(a);
+	jv_free(b);
+}
+
+/* Exact accumulation: the groups added in reverse order, or split between two accumulators
+ * (odd and even groups, as worker threads would take them) and merged, give the very sums of
+ * adding them in order to one; every exposed cycle is split into whole units, so the class
+ * shares add up to exposed_cycles exactly. */
+TEST(exposed_merge_and_order_are_exact)
+{
+	static syn s;
+	trace_dispatch d;
+	syn_build(&s, &d);
+	exposed_acc all, rev, half[2];
+	exposed_init(&all, &d);
+	exposed_init(&rev, &d);
+	exposed_init(&half[0], &d);
+	exposed_init(&half[1], &d);
+	for (int k = 0; k < SYN_GROUPS; k++) {
+		exposed_group(&all, &s.g[k]);
+		exposed_group(&rev, &s.g[SYN_GROUPS - 1 - k]);
+		exposed_group(&half[k % 2], &s.g[k]);
+	}
+	exposed_merge(&half[1], &half[0]);
+	CHECK_INT(all.simds, SYN_GROUPS);
+	CHECK(all.exposed > 0 && all.issue > 0);
+	check_same_acc(&all, &rev);
+	check_same_acc(&all, &half[1]);
+	exposed_fx sum = 0;
+	for (int c = 0; c < TAX__COUNT; c++)
+		sum += all.cls_exposed[c];
+	CHECK(sum == (exposed_fx)all.exposed * EXPOSED_UNIT);
+	CHECK_INT(all.window, all.issue + all.empty + all.exposed);
+	exposed_release(&all);
+	exposed_release(&rev);
+	exposed_release(&half[0]);
+	exposed_release(&half[1]);
+	syn_release(&s, &d);
 }

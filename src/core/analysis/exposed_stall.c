@@ -118,6 +118,38 @@ static void active_add(active *act, size_t *n, size_t cap, long inst, int cls, i
 		act[(*n)++] = (active){inst, cls, delta};
 }
 
+/* units[k]: EXPOSED_UNIT / k, one stalled record's share of a cycle split k ways. */
+static const uint32_t units_per_share[17] = {
+    0,
+    EXPOSED_UNIT / 1,
+    EXPOSED_UNIT / 2,
+    EXPOSED_UNIT / 3,
+    EXPOSED_UNIT / 4,
+    EXPOSED_UNIT / 5,
+    EXPOSED_UNIT / 6,
+    EXPOSED_UNIT / 7,
+    EXPOSED_UNIT / 8,
+    EXPOSED_UNIT / 9,
+    EXPOSED_UNIT / 10,
+    EXPOSED_UNIT / 11,
+    EXPOSED_UNIT / 12,
+    EXPOSED_UNIT / 13,
+    EXPOSED_UNIT / 14,
+    EXPOSED_UNIT / 15,
+    EXPOSED_UNIT / 16,
+};
+
+/* n of `total` stalled records' share of len cycles, in units. Exact for total <= 16. More
+ * records stalled at once than a SIMD holds waves happens only in a malformed file (overlapping
+ * records of one wave); their share is rounded down to a unit (an error below 1/720720 cycle a
+ * share), still the same whatever the order of addition. */
+static inline exposed_fx share_units(int64_t len, int n, int total)
+{
+	if (total <= 16)
+		return (exposed_fx)(uint64_t)len * (uint64_t)n * units_per_share[total];
+	return (exposed_fx)(uint64_t)len * (uint64_t)n * EXPOSED_UNIT / (uint64_t)total;
+}
+
 static void segment(exposed_acc *a, int64_t len, int issuing, const active *act, size_t n_act)
 {
 	if (len <= 0)
@@ -133,9 +165,9 @@ static void segment(exposed_acc *a, int64_t len, int issuing, const active *act,
 		a->empty += len;
 		return;
 	}
-	a->exposed += (double)len;
+	a->exposed += len;
 	for (size_t i = 0; i < n_act; i++) {
-		double share = (double)len * act[i].n / total;
+		exposed_fx share = share_units(len, act[i].n, total);
 		a->cls_exposed[act[i].cls] += share;
 		if (act[i].inst >= 0)
 			a->line_exposed[act[i].inst] += share;
@@ -179,9 +211,9 @@ void exposed_group(exposed_acc *a, const wave_group *g)
 			int c = class_of(a->d, i);
 			int64_t st = in->stall > 0 ? in->stall : 0;
 			if (st > 0) {
-				a->cls_stall[c] += (double)st;
+				a->cls_stall[c] += (uint64_t)st;
 				if (i >= 0)
-					a->line_stall[i] += (double)st;
+					a->line_stall[i] += (uint64_t)st;
 				evs[n_ev++] = (ev){in->time, (int32_t)i, 1, +1, (uint8_t)c};
 				evs[n_ev++] = (ev){in->time + st, (int32_t)i, 1, -1, (uint8_t)c};
 				count_event(cnt, ev_lo, in->time);
@@ -221,16 +253,43 @@ void exposed_group(exposed_acc *a, const wave_group *g)
 	free(evs);
 }
 
+void exposed_merge(exposed_acc *dst, const exposed_acc *src)
+{
+	dst->simds += src->simds;
+	dst->window += src->window;
+	dst->issue += src->issue;
+	dst->empty += src->empty;
+	dst->exposed += src->exposed;
+	for (int c = 0; c < TAX__COUNT; c++) {
+		dst->cls_exposed[c] += src->cls_exposed[c];
+		dst->cls_stall[c] += src->cls_stall[c];
+	}
+	for (size_t i = 0; i < dst->d->n_insts; i++) {
+		dst->line_exposed[i] += src->line_exposed[i];
+		dst->line_stall[i] += src->line_stall[i];
+	}
+}
+
 static double pct(double part, double whole)
 {
 	return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
-static int dbl_desc(const void *pa, const void *pb, void *arg)
+/* Units to cycles, once, for the output. */
+static double cycles_of(exposed_fx units)
 {
-	const double *v = arg;
+	return (double)units / EXPOSED_UNIT;
+}
+
+/* Descending by exposed stall, ties by instruction index (the order the stable sort of the
+ * float sums gave equal values). */
+static int line_desc(const void *pa, const void *pb, void *arg)
+{
+	const exposed_fx *v = arg;
 	long a = *(const long *)pa, b = *(const long *)pb;
-	return (v[b] > v[a]) - (v[b] < v[a]);
+	if (v[a] != v[b])
+		return v[b] > v[a] ? 1 : -1;
+	return (a > b) - (a < b);
 }
 
 jv *exposed_to_json(const exposed_acc *a, size_t top_lines)
@@ -239,36 +298,36 @@ jv *exposed_to_json(const exposed_acc *a, size_t top_lines)
 	jv_set_int(o, "simds", (int64_t)a->simds);
 	jv_set_int(o, "window_cycles", a->window);
 	jv_set_int(o, "issue_cycles", a->issue);
-	jv_set_round(o, "exposed_cycles", a->exposed, 0);
+	jv_set_round(o, "exposed_cycles", (double)a->exposed, 0);
 	jv_set_int(o, "empty_cycles", a->empty);
-	jv_set_round(o, "exposed_pct_of_simd_time", pct(a->exposed, (double)a->window), 2);
+	jv_set_round(o, "exposed_pct_of_simd_time", pct((double)a->exposed, (double)a->window), 2);
 	jv *cls = jv_set(o, "classes", jv_array());
 	for (int c = 0; c < TAX__COUNT; c++) {
-		if (a->cls_stall[c] <= 0 && a->cls_exposed[c] <= 0)
+		if (!a->cls_stall[c] && !a->cls_exposed[c])
 			continue;
+		double stall = (double)a->cls_stall[c], exposed = cycles_of(a->cls_exposed[c]);
 		jv *e = jv_push(cls, jv_object());
 		jv_set_str(e, "class", tax_class_name((tax_class)c));
-		jv_set_round(e, "stall", a->cls_stall[c], 0);
-		jv_set_round(e, "exposed", a->cls_exposed[c], 1);
-		jv_set_round(e, "exposed_pct_of_stall", pct(a->cls_exposed[c], a->cls_stall[c]), 2);
-		jv_set_round(e, "exposed_pct_of_simd_time",
-			     pct(a->cls_exposed[c], (double)a->window), 2);
+		jv_set_round(e, "stall", stall, 0);
+		jv_set_round(e, "exposed", exposed, 1);
+		jv_set_round(e, "exposed_pct_of_stall", pct(exposed, stall), 2);
+		jv_set_round(e, "exposed_pct_of_simd_time", pct(exposed, (double)a->window), 2);
 	}
 	size_t n = a->d->n_insts;
 	long *idx = xcalloc(n ? n : 1, sizeof *idx);
 	for (size_t i = 0; i < n; i++)
 		idx[i] = (long)i;
-	qsort_r(idx, n, sizeof *idx, dbl_desc, a->line_exposed);
+	qsort_r(idx, n, sizeof *idx, line_desc, a->line_exposed);
 	jv *lines = jv_set(o, "lines", jv_array());
-	for (size_t k = 0; k < n && k < top_lines && a->line_exposed[idx[k]] > 0; k++) {
+	for (size_t k = 0; k < n && k < top_lines && a->line_exposed[idx[k]]; k++) {
 		const trace_inst *t = &a->d->insts[idx[k]];
 		jv *e = jv_push(lines, jv_object());
 		jv_set_int(e, "code_line", t->code_line);
 		jv_set_str(e, "isa", t->isa ? t->isa : "");
 		jv_set_str(e, "source", t->source ? t->source : "");
 		jv_set_str(e, "class", tax_class_name((tax_class)class_of(a->d, idx[k])));
-		jv_set_round(e, "stall", a->line_stall[idx[k]], 0);
-		jv_set_round(e, "exposed", a->line_exposed[idx[k]], 1);
+		jv_set_round(e, "stall", (double)a->line_stall[idx[k]], 0);
+		jv_set_round(e, "exposed", cycles_of(a->line_exposed[idx[k]]), 1);
 	}
 	free(idx);
 	jv_set_str(

@@ -9,8 +9,14 @@
  *   exposed   no wave issued and at least one was stalled: the cycle is split equally between
  *             the stalled waves' classes and lines (exposed stall);
  *   empty     no wave issued or stalled (gaps between instructions, no resident wave).
- * Per class and line: summed stall beside exposed stall. Ownership: the accumulator owns its
- * arrays; exposed_release frees them. */
+ * Per class and line: summed stall beside exposed stall.
+ *
+ * Exact and order-independent: an exposed cycle split between k stalled records gives each a
+ * share n/k; shares are kept as integers in units of 1/EXPOSED_UNIT cycle, EXPOSED_UNIT =
+ * lcm(1..16), so every share with k <= 16 is exact and sums do not depend on the order the
+ * groups (or the events within one) are added in: accumulators filled by different threads
+ * merge (exposed_merge) to the bytes of one filled alone. Only at JSON time are they divided
+ * into doubles. Ownership: the accumulator owns its arrays; exposed_release frees them. */
 #ifndef FLYPROF_CORE_ANALYSIS_EXPOSED_STALL_H
 #define FLYPROF_CORE_ANALYSIS_EXPOSED_STALL_H
 
@@ -20,20 +26,33 @@
 #include "model/taxonomy.h"
 #include "model/trace.h"
 
+/* lcm(1..16): a SIMD holds at most 16 waves (RDNA; CDNA 8 to 10), so at most 16 records are
+ * stalled at once on real hardware, and 1/k of a cycle is a whole number of units for k <= 16. */
+#define EXPOSED_UNIT 720720
+
+/* A share of cycles in units of 1/EXPOSED_UNIT. 128 bits because the bound must hold for any
+ * input: a segment is at most 2^64 cycles, so a share is below 2^64 * 2^20 = 2^84 units, and a
+ * sum of shares never exceeds the summed windows (one per SIMD group, each below 2^64 cycles,
+ * fewer than 2^32 groups: one wave file at least each) times EXPOSED_UNIT: below 2^116. */
+__extension__ typedef unsigned __int128 exposed_fx;
+
 typedef struct exposed_acc {
 	const trace_dispatch *d;
 	line_index lines;
 	size_t simds;
-	int64_t window, issue, empty;
-	double exposed;
-	double cls_exposed[TAX__COUNT], cls_stall[TAX__COUNT];
-	double *line_exposed, *line_stall; /* indexed like d->insts */
+	int64_t window, issue, empty, exposed;
+	exposed_fx cls_exposed[TAX__COUNT];    /* units */
+	exposed_fx cls_stall[TAX__COUNT];      /* whole cycles (128 bits: no overflow either) */
+	exposed_fx *line_exposed, *line_stall; /* the same, indexed like d->insts */
 } exposed_acc;
 
 void exposed_init(exposed_acc *a, const trace_dispatch *d);
 void exposed_release(exposed_acc *a);
 /* Adds one SIMD's waves. */
 void exposed_group(exposed_acc *a, const wave_group *g);
+/* Adds src's sums into dst; both initialised for the same dispatch. Groups added to several
+ * accumulators then merged give exactly what adding them all to one gives, in any order. */
+void exposed_merge(exposed_acc *dst, const exposed_acc *src);
 /* The exposed_stall object of report.json (top `top_lines` lines by exposed stall). */
 jv *exposed_to_json(const exposed_acc *a, size_t top_lines);
 
