@@ -126,6 +126,49 @@ TEST(att_occupancy_observed_math)
 	}
 }
 
+/* The linear sort (rows in (se, time, start) order, counting sort by CU) and the comparison sort
+ * (any other order) give the same figures. Waves of 4 CUs on 2 SEs interleave in time, ends and
+ * starts share times, and each SIMD's waves follow each other, so a CU's events are only
+ * contiguous once sorted: an unsorted walk would count many more CUs and other peaks. */
+TEST(att_occupancy_observed_sort_paths)
+{
+	enum { SES = 2, CUS = 4, WAVES = 50 };
+	size_t n = (size_t)SES * CUS * WAVES * 2;
+	att_occ_event *ordered = malloc(n * sizeof *ordered);
+	size_t k = 0;
+	for (int se = 0; se < SES; se++)
+		for (int64_t t = 0; t <= 10 * WAVES + 10; t += 10)
+			for (int start = 0; start < 2; start++)
+				for (int cu = CUS - 1; cu >= 0; cu--) {
+					int64_t w = t / 10 - (start ? 0 : 1 + cu % 2);
+					if (w < 0 || w >= WAVES || (!start && t % 10))
+						continue;
+					ordered[k++] =
+					    (att_occ_event){t, se, cu, w % 4, 0, -1, start};
+				}
+	n = k;
+	att_occ_event *shuffled = malloc(n * sizeof *shuffled);
+	for (size_t i = 0; i < n; i++) /* a fixed permutation (n is not a multiple of 7) */
+		shuffled[i] = ordered[(i * 7) % n];
+	jv *r[2];
+	att_occ_event *inputs[2] = {ordered, shuffled};
+	for (int p = 0; p < 2; p++) {
+		att_occupancy o;
+		memset(&o, 0, sizeof o);
+		o.v = inputs[p];
+		o.n = n;
+		r[p] = occupancy_observed(&o, NULL, 0, NULL);
+	}
+	CHECK(n % 7 != 0);
+	CHECK_INT(jv_i64(jv_get(jv_get(r[0], "all_cus"), "cus")), SES * CUS);
+	CHECK_INT(jv_i64(jv_get(r[0], "unmatched_ends")), 0);
+	CHECK(jv_equal(r[0], r[1]));
+	jv_free(r[0]);
+	jv_free(r[1]);
+	free(ordered);
+	free(shuffled);
+}
+
 static void put(const char *dir, const char *name, const char *text)
 {
 	fp_err e = FP_ERR_INIT;
