@@ -2,6 +2,9 @@
  * thread each, files read once into memory first (so only parsing is timed).
  *   parse_cmp DISPATCH_DIR  ->  one line per phase: files, MB, CPU seconds, MB per CPU second
  *   (reading the files, then the generic parser, then the scanner, each over the same bytes)
+ *   parse_cmp DISPATCH_DIR N  ->  the scanner alone, the best of N passes, and its CPU
+ *   nanoseconds per instruction row (for A/B runs of the scanner on a busy machine: one pass
+ *   is ~30 ms, so a single one mostly measures the neighbours)
  * Times are the process's CPU time, not wall time: on a machine shared with other work the wall
  * clock mostly measures the others. docs/architecture.md#json-hot-path accepts a hand-written
  * scanner on the hot path only if it is measured faster than the library; this prints that
@@ -25,12 +28,40 @@ static double now(void) /* CPU seconds of this process */
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* The scanner alone: the best of `passes` passes over the files in memory. */
+static int scanner_only(char **bufs, const size_t *lens, size_t m, size_t bytes, int passes)
+{
+	fp_err e = FP_ERR_INIT;
+	att_wave w;
+	att_wave_init(&w);
+	double best = 1e30;
+	size_t rows = 0;
+	for (int r = 0; r < passes; r++) {
+		rows = 0;
+		double t = now();
+		for (size_t i = 0; i < m; i++) {
+			if (att_wave_parse(bufs[i], lens[i], "w", &w, &e))
+				return 65;
+			rows += w.n_insts;
+		}
+		t = now() - t;
+		best = t < best ? t : best;
+	}
+	double mb = (double)bytes / 1048576.0;
+	printf("att_wave scanner        : %zu files, %.1f MB, %zu rows, best of %d: %.4f s, %.0f "
+	       "MB/s, %.1f ns/row\n",
+	       m, mb, rows, passes, best, mb / best, best * 1e9 / (double)rows);
+	att_wave_release(&w);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fputs("usage: parse_cmp DISPATCH_DIR\n", stderr);
+	if (argc != 2 && argc != 3) {
+		fputs("usage: parse_cmp DISPATCH_DIR [PASSES]\n", stderr);
 		return 64;
 	}
+	int passes = argc == 3 ? atoi(argv[2]) : 0;
 	fp_err e = FP_ERR_INIT;
 	size_t n = 0, m = 0, bytes = 0;
 	char **names = file_list_dir(argv[1], &n, &e);
@@ -63,6 +94,8 @@ int main(int argc, char **argv)
 		if (bufs[m])
 			bytes += lens[m++];
 	}
+	if (passes > 0)
+		return scanner_only(bufs, lens, m, bytes, passes);
 	double t0 = now();
 	for (size_t i = 0; i < m; i++) {
 		jv *v = json_parse(bufs[i], lens[i], "w", &e);

@@ -76,6 +76,15 @@ rows_v3(const char *p, const char *end, int n, int64_t *v, size_t max_rows, size
 #endif
 #endif
 
+#if ATT_FAST_AVX2
+/* The shuffle row path, which the instruction reader takes on an AVX2 CPU. */
+static const char *rows5_avx2(const char *p, const char *end, int n, int64_t *v, size_t max_rows,
+			      size_t *k)
+{
+	return att_fast_rows5_avx2(p, end, n, v, max_rows, k);
+}
+#endif
+
 /* A run of rows checked against the reference: every stored row is a valid row with the same
  * values, rows are separated by ',', and the position returned is after the last one's ']'.
  * Buffers are padded with spaces (room) so the fast path may look ahead. */
@@ -130,6 +139,10 @@ static void check_rows(const char *b, size_t len, size_t room, int n, size_t mus
 	if (__builtin_cpu_supports("x86-64-v3"))
 		check_rows_with(rows_v3, b, len, room, n, must_take);
 #endif
+#if ATT_FAST_AVX2
+	if (att_fast_have_avx2())
+		check_rows_with(rows5_avx2, b, len, room, n, must_take);
+#endif
 }
 
 TEST(att_fast_rows_match_reference_and_mutations)
@@ -162,6 +175,123 @@ TEST(att_fast_rows_match_reference_and_mutations)
 		int64_t v[64 * 8];
 		if (L < ATT_FAST_ROWS_SLACK)
 			CHECK(att_fast_rows(b, b + L, n, v, 64, &k) == NULL);
+	}
+}
+
+/* Writes an integer of exactly d digits (1..20) at b; the first digit is 1..9 unless d is 1,
+ * and the others lean to 0 and 9 (the ends of the digit range). */
+static size_t put_digits(char *b, unsigned d)
+{
+	for (unsigned k = 0; k < d; k++) {
+		unsigned r = rnd(4);
+		char c = (char)('0' + (r == 0 ? 0 : r == 1 ? 9 : rnd(10)));
+		b[k] = k == 0 && d > 1 && c == '0' ? (char)('1' + rnd(9)) : c;
+	}
+	return d;
+}
+
+/* A digit count for one column of an instruction row: mostly what a trace holds, often the
+ * edges of the shapes the fast paths take (4/5 digits in the short columns; 8, 9, 16, 17 in
+ * the first), sometimes anything up to 20. */
+static unsigned row_digits(int col)
+{
+	static const unsigned first[] = {1, 5, 6, 8, 9, 12, 15, 16, 17, 18};
+	static const unsigned rest[] = {1, 1, 2, 3, 4, 4, 5, 1};
+	unsigned r = rnd(16);
+	if (r == 0)
+		return 1 + rnd(20);
+	return col == 0 ? first[rnd(10)] : rest[rnd(8)];
+}
+
+/* Instruction rows of every length per column (1..20 digits), runs of them and single ones
+ * at every offset of a window, then each changed at one byte to something the general path
+ * handles differently (a sign, whitespace, a leading zero, an empty or extra number, another
+ * separator): every build of the fast path against the reference. Runs of rows that are valid,
+ * short enough for one 32-byte classification and of at most 16 digits a number must be taken
+ * whole. */
+TEST(att_fast_rows_instruction_shapes)
+{
+	static const char bytes[] = " -0,]x.e[9\n\t+";
+	char b[1600], m[1600];
+	for (int it = 0; it < 20000; it++) {
+		size_t L = 0, rows = 1 + rnd(it % 2 ? 3 : 30);
+		int take = 1;
+		L = rnd(40); /* rows start at any offset of the caller's buffer */
+		memset(b, ' ', L);
+		size_t at = L;
+		for (size_t r = 0; r < rows; r++) {
+			size_t row0 = L;
+			b[L++] = '[';
+			for (int i = 0; i < 5; i++) {
+				unsigned d = row_digits(i);
+				take &= d <= 16;
+				L += put_digits(b + L, d);
+				b[L++] = i + 1 < 5 ? ',' : ']';
+			}
+			take &= L - row0 - 2 <= 31;
+			b[L++] = r + 1 < rows ? ',' : ']';
+		}
+		memset(b + L, ' ', sizeof b - L);
+		check_rows(b + at, L - at, 120, 5, take ? rows : 0);
+		memcpy(m, b, sizeof m);
+		size_t where = at + 1 + rnd((unsigned)(L - at - 1));
+		int first_digit = (m[where - 1] == ',' || m[where - 1] == '[') && m[where] >= '0' &&
+				  m[where] <= '9';
+		if (first_digit && rnd(3) == 0) { /* a leading zero: "0" + the number */
+			memmove(m + where + 1, b + where, L - where);
+			m[where] = '0';
+		} else {
+			m[where] = bytes[rnd(sizeof bytes - 1)];
+		}
+		check_rows(m + at, L - at + 1, 120, 5, 0);
+	}
+	/* Zero is one digit; "0" followed by a digit is not a number. */
+	char z[256];
+	memset(z, ' ', sizeof z);
+	memcpy(z, "[0,0,0,0,0],[10,0,0,0,0]", 24);
+	check_rows(z, 24, 200, 5, 2);
+	/* Each after a valid row, so that the fast path is inside a run when it meets it. */
+	static const char *const bad[] = {
+	    "[,1,2,3,4]",      "[1,,2,3,4]",	  "[1,2,3,4,]",
+	    "[1,2,3,4]",       "[1,2,3,4,5,6]",	  "[-1,2,3,4,5]",
+	    "[1,-2,3,4,5]",    "[1,2,3,4,5 ]",	  "[ 1,2,3,4,5]",
+	    "[1.5,2,3,4,5]",   "[1e5,2,3,4,5]",	  "[1,2,3,4,5",
+	    "[01,2,3,4,5]",    "[1,2,3,4,00]",	  "[1,2,03,4,5]",
+	    "[1,2,3,4,5,]",    "[,,,,]",	  "[]",
+	    "[1,2,3,4,5]]",    "[1,2,3,4,5][",	  "[12345678901234567,1,2,3,4]",
+	    "[1,12345,1,1,1]", "[1,1,1,1,12345]", "[1;2,3,4,5]"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		int n = snprintf(z, sizeof z, "[7,6,5,4,3],%s,[1,2,3,4,5]]", bad[i]);
+		memset(z + n, ' ', sizeof z - (size_t)n);
+		check_rows(z, (size_t)n, 150, 5, 0);
+	}
+}
+
+/* Near the end of the buffer every build declines, and never reads past it: the buffer is
+ * allocated to its exact size, so ASan (make asan) sees any byte read beyond. */
+TEST(att_fast_rows_stop_before_the_end)
+{
+	const char *row = "[54164,1,0,4,1],";
+	for (size_t L = 16; L < 400; L += 16) {
+		char *b = malloc(L);
+		for (size_t i = 0; i < L; i += 16)
+			memcpy(b + i, row, 16);
+		b[L - 1] = ']';
+		int64_t v[64 * 8];
+		size_t k = 0;
+		const char *q = att_fast_rows(b, b + L, 5, v, 64, &k);
+		CHECK(q == NULL || (q > b && q < b + L && k > 0 && v[0] == 54164));
+#if ATT_FAST_AVX2
+		if (att_fast_have_avx2()) {
+			q = att_fast_rows5_avx2(b, b + L, 5, v, 64, &k);
+			CHECK(q == NULL || (q > b && q < b + L && k > 0 && v[0] == 54164));
+			if (L > 2 * ATT_FAST_ROW5_SLACK)
+				CHECK(q != NULL && k >= (L - ATT_FAST_ROW5_SLACK) / 16);
+			if (L <= ATT_FAST_ROW5_SLACK)
+				CHECK(q == NULL);
+		}
+#endif
+		free(b);
 	}
 }
 

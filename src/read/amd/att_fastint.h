@@ -47,6 +47,19 @@
 #define ATT_FAST_ENABLED 0
 #endif
 
+/* The row path of att_fast_rows5_avx2 below uses AVX2 byte shuffles, which the target_clones
+ * build above cannot hold (its "default" clone would have to compile them too): it is a
+ * separate function for AVX2 + BMI1/2 that the readers choose at run time
+ * (att_fast_have_avx2). The features are named one by one, not as "x86-64-v3", because clang
+ * (make fuzz) does not know that name in __builtin_cpu_supports. */
+#if defined(__x86_64__) && defined(__GNUC__) && ATT_FAST_ENABLED
+#define ATT_FAST_AVX2	 1
+#define ATT_FAST_AVX2_FN __attribute__((target("avx2,bmi,bmi2,popcnt")))
+#include <immintrin.h>
+#else
+#define ATT_FAST_AVX2 0
+#endif
+
 /* Masks of one 32-byte window: bit i describes byte i. */
 typedef struct att_fast_masks {
 	uint32_t digit, comma, close, zero;
@@ -159,6 +172,26 @@ static inline __attribute__((always_inline)) uint64_t att_fast_digits16(const ch
 	return att_fast_digits8(q, len - 8) * 100000000u + att_fast_digits8(q + len - 8, 8);
 }
 
+/* The n integers of one row whose bytes q[0..e) are digits and commas (ends: a bit at each
+ * comma and at e, the ']'; every number non-empty) into row: 1, or 0 when there are not
+ * exactly n numbers or one is longer than 16 digits. */
+static inline __attribute__((always_inline)) int att_fast_row_ints(const char *q, uint64_t ends,
+								   unsigned e, int n, int64_t *row)
+{
+	unsigned s = 0;
+	for (int i = 0; i < n; i++) {
+		if (!ends)
+			return 0; /* fewer than n numbers */
+		unsigned t = (unsigned)__builtin_ctzll(ends);
+		if (t - s > 16)
+			return 0;
+		row[i] = (int64_t)att_fast_digits16(q + s, t - s);
+		ends &= ends - 1;
+		s = t + 1;
+	}
+	return s == e + 1; /* not more than n numbers */
+}
+
 /* Bytes that must be readable after the start of a 64-byte window of rows. */
 #define ATT_FAST_ROWS_SLACK 96
 
@@ -190,20 +223,8 @@ att_fast_rows(const char *p, const char *end, int n, int64_t *v, size_t max_rows
 			    ((1u | commas << 1) & m.zero >> o & dg >> 1))
 				return last;
 			const char *q = p + o;
-			int64_t *row = v + *k * (size_t)n;
-			unsigned s = 0;
-			for (int i = 0; i < n; i++) {
-				if (!ends)
-					return last; /* fewer than n numbers */
-				unsigned t = (unsigned)__builtin_ctzll(ends);
-				if (t - s > 16)
-					return last;
-				row[i] = (int64_t)att_fast_digits16(q + s, t - s);
-				ends &= ends - 1;
-				s = t + 1;
-			}
-			if (s != e + 1)
-				return last; /* not exactly n numbers */
+			if (!att_fast_row_ints(q, ends, e, n, v + *k * (size_t)n))
+				return last;
 			(*k)++;
 			last = q + e + 1;
 			unsigned next = o + e + 1; /* the byte after ']' */
@@ -224,6 +245,104 @@ att_fast_rows(const char *p, const char *end, int n, int64_t *v, size_t max_rows
 #endif
 	return last;
 }
+
+#if ATT_FAST_AVX2
+/* Whether this CPU runs the ATT_FAST_AVX2_FN builds. */
+static inline int att_fast_have_avx2(void)
+{
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+	       __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+}
+
+/* Tables of att_fastint.c. att_fast_tail16 + L (L = 1..16) is the shuffle that right-aligns the
+ * first L bytes of a 16-byte lane (-128: a zero byte). A 5-integer row "[t,a,b,c,d]" is split
+ * into t and the tail "a,b,c,d]"; att_fast_row5_id[key] (key: a bit at each comma and at the
+ * ']' of the tail, from its first byte) is the id of the tail's shape, 0 when it is not one of
+ * 1..4 digits per number within 16 bytes, and att_fast_row5_shuf[id] right-aligns a, b, c, d
+ * into four 4-byte lanes. */
+#define ATT_FAST_ROW5_KEY_BITS 17
+extern const int8_t att_fast_tail16[32];
+extern uint8_t att_fast_row5_id[1u << ATT_FAST_ROW5_KEY_BITS];
+extern int8_t att_fast_row5_shuf[256][16];
+
+/* Bytes that must be readable after the '[' of a row the AVX2 path reads. */
+#define ATT_FAST_ROW5_SLACK 64
+
+/* att_fast_rows for AVX2, with the same contract; for n = 5 (the instruction rows, almost
+ * every byte of a trace) one row at a time: one 32-byte classification at the row gives its
+ * ']' and validity, and the digits of the whole row are right-aligned into fixed lanes by one
+ * shuffle keyed by the separator pattern (att_fast_row5_shuf) and converted together with
+ * multiply-adds, instead of a bit scan and a multiply chain per number. Rows of another shape
+ * (a number over 4 digits after the first, or over 16 in the first) take the scalar
+ * conversion of att_fast_rows. Other n: att_fast_rows. */
+ATT_FAST_AVX2_FN static inline const char *
+att_fast_rows5_avx2(const char *p, const char *end, int n, int64_t *v, size_t max_rows, size_t *k)
+{
+	if (n != 5)
+		return att_fast_rows(p, end, n, v, max_rows, k);
+	*k = 0;
+	const char *last = NULL;
+	if (end - p < ATT_FAST_ROW5_SLACK + 1 || *p != '[')
+		return NULL;
+	const char *q = p + 1; /* the row's first byte */
+	int64_t *row = v;
+	const __m256i shift = _mm256_set1_epi8((char)(0x80 - '0')), lim = _mm256_set1_epi8(-118);
+	const __m256i comma = _mm256_set1_epi8(','), close = _mm256_set1_epi8(']');
+	const __m256i zero = _mm256_set1_epi8('0');
+	const __m256i tens = _mm256_set1_epi16(0x010A); /* bytes 10, 1 */
+	const __m256i hundreds = _mm256_set1_epi32(0x00010064);
+	const __m128i myriads = _mm_set1_epi32(0x00012710);
+	while (*k < max_rows && end - q >= ATT_FAST_ROW5_SLACK) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)(const void *)q);
+#define FR_MASK(c) ((uint64_t)(uint32_t)_mm256_movemask_epi8(c))
+		uint64_t dg = FR_MASK(_mm256_cmpgt_epi8(lim, _mm256_add_epi8(x, shift)));
+		uint64_t cm = FR_MASK(_mm256_cmpeq_epi8(x, comma));
+		uint64_t cl = FR_MASK(_mm256_cmpeq_epi8(x, close));
+		uint64_t zr = FR_MASK(_mm256_cmpeq_epi8(x, zero));
+#undef FR_MASK
+		if (!cl)
+			break; /* a row of more than 31 bytes: the general path reads it */
+		unsigned e = (unsigned)__builtin_ctzll(cl);
+		uint64_t valid = (1ull << e) - 1;
+		uint64_t commas = cm & valid, ends = commas | 1ull << e;
+		if (((dg | commas) & valid) != valid || ((1u | commas << 1) & zr & dg >> 1))
+			return last; /* a byte other than a digit or ',', or a leading zero */
+		unsigned p0 = (unsigned)__builtin_ctzll(ends); /* the first number's length */
+		uint64_t key = ends >> (p0 + 1);
+		unsigned id;
+		if (p0 - 1 < 16 && key < 1u << ATT_FAST_ROW5_KEY_BITS &&
+		    (id = att_fast_row5_id[key]) != 0) {
+			/* Low lane: the first number's digits right-aligned in 16 bytes; high lane:
+			 * the tail loaded from its first byte, a..d in four 4-byte lanes. */
+			__m256i src = _mm256_inserti128_si256(
+			    x, _mm_loadu_si128((const __m128i *)(const void *)(q + p0 + 1)), 1);
+			__m256i idx = _mm256_inserti128_si256(
+			    _mm256_castsi128_si256(_mm_loadu_si128(
+				(const __m128i *)(const void *)(att_fast_tail16 + p0))),
+			    _mm_load_si128((const __m128i *)(const void *)att_fast_row5_shuf[id]),
+			    1);
+			/* Zero bytes of the shuffle stay 0 under the saturating subtraction. */
+			__m256i d = _mm256_subs_epu8(_mm256_shuffle_epi8(src, idx), zero);
+			__m256i q4 = _mm256_madd_epi16(_mm256_maddubs_epi16(d, tens), hundreds);
+			__m128i t4 = _mm256_castsi256_si128(q4); /* t in 4 groups of 4 digits */
+			__m128i t8 = _mm_madd_epi16(_mm_packus_epi32(t4, t4), myriads);
+			uint64_t tt = (uint64_t)_mm_cvtsi128_si64(t8);
+			row[0] = (int64_t)((tt & 0xFFFFFFFFu) * 100000000u + (tt >> 32));
+			_mm256_storeu_si256((__m256i *)(void *)(row + 1),
+					    _mm256_cvtepu32_epi64(_mm256_extracti128_si256(q4, 1)));
+		} else if ((dg << 1 & ends) != ends || !att_fast_row_ints(q, ends, e, 5, row)) {
+			return last; /* an empty number, not 5 numbers, or one over 16 digits */
+		}
+		(*k)++;
+		row += 5;
+		last = q + e + 1;
+		if (q[e + 1] != ',' || q[e + 2] != '[')
+			return last; /* the end of the array, or anything unusual */
+		q += e + 3;
+	}
+	return last;
+}
+#endif
 
 /* As many integers of a list "i,i,...,i]" as fit, p at the first digit of an element: stores
  * them into v (at most cap) and returns the position of the ',' or ']' after the last one

@@ -133,10 +133,12 @@ static inline __attribute__((always_inline)) const char *quick_row(const char *p
  * array of structs of n int64 fields), grown ROW_BATCH rows ahead of the fast path. The general
  * path requires the first `need` integers of a row (need <= n; the rest of the row is skipped,
  * and its slots are left unset). */
-static inline __attribute__((always_inline)) int int_rows(att_scan *s, int n, int need,
-							  const char *row_what,
-							  const char *const *what, void **v,
-							  size_t *count, size_t *cap)
+typedef const char *(*fast_rows_fn)(const char *p, const char *end, int n, int64_t *v,
+				    size_t max_rows, size_t *k);
+
+static inline __attribute__((always_inline)) int
+int_rows_with(fast_rows_fn fast_rows, att_scan *s, int n, int need, const char *row_what,
+	      const char *const *what, void **v, size_t *count, size_t *cap)
 {
 	const size_t row = (size_t)n * sizeof(int64_t);
 	const char *end = s->buf + s->len;
@@ -149,7 +151,7 @@ static inline __attribute__((always_inline)) int int_rows(att_scan *s, int n, in
 		if (p < end && *p == (first ? '[' : ',')) {
 			const char *r = first ? p : p + 1;
 			size_t k = 0;
-			const char *q = att_fast_rows(r, end, n, out, ROW_BATCH, &k);
+			const char *q = fast_rows(r, end, n, out, ROW_BATCH, &k);
 			if (!q && (q = quick_row(r, end, out, n)) != NULL)
 				k = 1;
 			if (q) {
@@ -168,19 +170,47 @@ static inline __attribute__((always_inline)) int int_rows(att_scan *s, int n, in
 	}
 }
 
+static inline __attribute__((always_inline)) int int_rows(att_scan *s, int n, int need,
+							  const char *row_what,
+							  const char *const *what, void **v,
+							  size_t *count, size_t *cap)
+{
+	return int_rows_with(att_fast_rows, s, n, need, row_what, what, v, count, cap);
+}
+
 _Static_assert(sizeof(att_wave_inst) == 5 * sizeof(int64_t), "a row of 5 integers");
 _Static_assert(sizeof(att_wave_state) == 2 * sizeof(int64_t), "a row of 2 integers");
 
-ATT_FAST_CLONES static int read_instructions(att_scan *s, att_wave *w)
+static const char *const inst_what[5] = {
+    "an integer (instruction time)", "an integer (instruction category)",
+    "an integer (instruction stall)", "an integer (instruction duration)",
+    "an integer (instruction code line)"};
+#define INST_ROW "an instruction [time, category, stall, duration, line]"
+
+ATT_FAST_CLONES static int read_instructions_any(att_scan *s, att_wave *w)
 {
-	static const char *what[5] = {
-	    "an integer (instruction time)", "an integer (instruction category)",
-	    "an integer (instruction stall)", "an integer (instruction duration)",
-	    "an integer (instruction code line)"};
+	return int_rows(s, 5, 5, INST_ROW, inst_what, (void **)&w->insts, &w->n_insts,
+			&w->cap_insts);
+}
+
+#if ATT_FAST_AVX2
+/* The same with the shuffle row path, on a CPU with AVX2. */
+ATT_FAST_AVX2_FN static int read_instructions_avx2(att_scan *s, att_wave *w)
+{
+	return int_rows_with(att_fast_rows5_avx2, s, 5, 5, INST_ROW, inst_what, (void **)&w->insts,
+			     &w->n_insts, &w->cap_insts);
+}
+#endif
+
+static int read_instructions(att_scan *s, att_wave *w)
+{
 	if (att_scan_expect(s, '[', "an array of instructions"))
 		return -1;
-	return int_rows(s, 5, 5, "an instruction [time, category, stall, duration, line]", what,
-			(void **)&w->insts, &w->n_insts, &w->cap_insts);
+#if ATT_FAST_AVX2
+	if (att_fast_have_avx2())
+		return read_instructions_avx2(s, w);
+#endif
+	return read_instructions_any(s, w);
 }
 
 ATT_FAST_CLONES static int read_timeline(att_scan *s, att_wave *w)
