@@ -33,9 +33,6 @@
 #include <string.h>
 
 #define VARIATION_MAX_DISPATCHES 5 /* the analysed one plus up to 4 others */
-/* Parsed waves the bubbles pass keeps for the wave-facts pass (16 bytes a record): the corpus
- * softmax fits; a larger trace has the rest read again. */
-#define REPORT_KEEP_BUDGET ((size_t)32 << 20)
 
 const opt_spec report_opts[] = {
     {"sarif", 0, OPT_STR, "FILE", NULL, NULL, 0,
@@ -57,8 +54,8 @@ typedef struct gathered {
 	jv *ncu;	      /* NVIDIA findings (ncu_findings.h) or NULL */
 	char *repro;
 	char arch[32]; /* from the capture's agent-info CSV when nothing else names it */
-	wave_pass_timeline timeline; /* REPORT.html's, from the wave-facts pass */
-	wave_keep keep;		     /* waves the bubbles pass kept for the wave-facts pass */
+	wave_pass_timeline timeline; /* REPORT.html's, from the bubbles pass */
+	jv *wave_facts, *exposed;    /* from the bubbles pass (AMD), or NULL */
 } gathered;
 
 static void gathered_release(gathered *g)
@@ -78,7 +75,8 @@ static void gathered_release(gathered *g)
 	jv_free(g->ncu);
 	free(g->repro);
 	wave_pass_timeline_release(&g->timeline);
-	wave_keep_release(&g->keep);
+	jv_free(g->wave_facts);
+	jv_free(g->exposed);
 }
 
 static void missing(cmd_ctx *ctx, gathered *g, const char *what, const char *consequence)
@@ -270,20 +268,12 @@ static jv *facts_obj(cmd_ctx *ctx, gathered *g, const analysis_input *in)
 				  jv_get(g->occupancy, "observed"));
 	if (lg)
 		jv_set(f, "launch_geometry", lg);
-	/* one more pass over the wave files: idle waves, exposed stall and REPORT.html's timeline
-	 */
-	jv *wf = NULL, *ex = NULL;
-	fp_err e = FP_ERR_INIT;
-	int want_tl = in->out && in->trace->dir && in->choice->dir &&
-		      !strcmp(in->choice->dir, in->trace->dir);
-	if (in->trace->dir && wave_facts_and_exposed(in->trace->dir, in->trace, &g->keep, &wf, &ex,
-						     want_tl ? &g->timeline : NULL, &e) == 0) {
-		jv_set(f, "wave_facts", wf);
-		jv_set(f, "exposed_stall", ex);
-	} else if (in->trace->dir)
-		ctx_warn(ctx, "idle waves and exposed stall skipped: %s", e.message);
-	fp_err_clear(&e);
-	wave_keep_release(&g->keep); /* consumed */
+	/* idle waves and exposed stall, computed in the bubbles pass */
+	if (g->wave_facts) {
+		jv_set(f, "wave_facts", g->wave_facts);
+		jv_set(f, "exposed_stall", g->exposed);
+		g->wave_facts = g->exposed = NULL;
+	}
 	char from[256];
 	roofline_inputs ri = {.soc = g->spec,
 			      .isa_facts = jv_get(f, "isa_facts"),
@@ -384,12 +374,27 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 			       (long long)threads);
 	/* every list complete: report_build takes its own top entries, REPORT.html's annotated
 	 * source needs every instruction and wait */
-	bubbles_params bo = {0, -1, (int)threads, &g->keep};
-	wave_keep_init(&g->keep, REPORT_KEEP_BUDGET);
+	bubbles_params bo = {0, -1, (int)threads, NULL};
 	/* code objects saved beside the trace fill missing .py lines and the kernel resources */
 	g->sources =
 	    (analysis_vendor(in) == VENDOR_NVIDIA) ? jv_object() : codeobj_fill_sources(in->trace);
-	if (backend_profile(&in->disp, &bo, &g->profile, ctx->warnings, &ctx->err))
+	/* the pass that reads the wave files also gives idle waves, exposed stall and
+	 * REPORT.html's timeline (wave_facts.h): every file is read once */
+	const char *dir = in->trace->dir;
+	int facts = analysis_vendor(in) != VENDOR_NVIDIA && dir;
+	int want_tl = facts && in->out && in->choice->dir && !strcmp(in->choice->dir, dir);
+	wave_report wr;
+	if (facts) {
+		wave_report_init(&wr, in->trace, dir, want_tl ? &g->timeline : NULL);
+		bo.hooks = &wr.hooks;
+	}
+	int rc = backend_profile(&in->disp, &bo, &g->profile, ctx->warnings, &ctx->err);
+	if (facts) {
+		if (rc == 0) /* the classes are set now */
+			wave_report_finish(&wr, dir, &g->wave_facts, &g->exposed);
+		wave_report_release(&wr);
+	}
+	if (rc)
 		return -1;
 	g->bubbles = profile_to_json(&g->profile);
 	*arch = in->trace->arch ? in->trace->arch

@@ -70,7 +70,7 @@ TEST(exposed_stall_known_by_construction)
 	wave_file(dir, "se0_sm0_sl2_wv0.json", 2, "[0,9,100,100,2]");
 	jv *wf = NULL, *ex = NULL;
 	fp_err e = FP_ERR_INIT;
-	CHECK_INT(wave_facts_and_exposed(dir, &d, NULL, &wf, &ex, NULL, &e), 0);
+	CHECK_INT(wave_facts_and_exposed(dir, &d, 1, &wf, &ex, NULL, &e), 0);
 	CHECK_INT(jv_i64(jv_get(ex, "simds")), 2);
 	CHECK_INT(jv_i64(jv_get(ex, "window_cycles")), 200);
 	/* wave A's store issues 48..52 on the first SIMD */
@@ -122,7 +122,7 @@ TEST(exposed_stall_long_window_radix_sort)
 	}
 	jv *ex = NULL;
 	fp_err e = FP_ERR_INIT;
-	CHECK_INT(wave_facts_and_exposed(dir, &d, NULL, NULL, &ex, NULL, &e), 0);
+	CHECK_INT(wave_facts_and_exposed(dir, &d, 1, NULL, &ex, NULL, &e), 0);
 	CHECK_INT(jv_i64(jv_get(ex, "window_cycles")), 100 * m);
 	CHECK_INT(jv_i64(jv_get(ex, "issue_cycles")), 12 * m);
 	CHECK_NEAR(jv_num(jv_get(ex, "exposed_cycles")), (36 + 16) * (double)m, 1e-9);
@@ -154,7 +154,7 @@ TEST(exposed_stall_event_outside_window)
 	free(p);
 	jv *ex = NULL;
 	fp_err e = FP_ERR_INIT;
-	CHECK_INT(wave_facts_and_exposed(dir, &d, NULL, NULL, &ex, NULL, &e), 0);
+	CHECK_INT(wave_facts_and_exposed(dir, &d, 1, NULL, &ex, NULL, &e), 0);
 	CHECK_INT(jv_i64(jv_get(ex, "window_cycles")), 90);
 	CHECK_INT(jv_i64(jv_get(ex, "issue_cycles")), 10);
 	CHECK_INT(jv_i64(jv_get(ex, "empty_cycles")), 80);
@@ -186,7 +186,7 @@ TEST(wave_facts_idle_waves)
 	wave_file(sub, "se1_sm0_sl0_wv0.json", 1, "[0,9,30,30,2]");
 	jv *wf = NULL;
 	fp_err e = FP_ERR_INIT;
-	CHECK_INT(wave_facts_and_exposed(sub, &d, NULL, &wf, NULL, NULL, &e), 0);
+	CHECK_INT(wave_facts_and_exposed(sub, &d, 1, &wf, NULL, NULL, &e), 0);
 	CHECK_INT(jv_i64(jv_get(wf, "idle_waves")), 3);
 	CHECK_NEAR(jv_num(jv_get(wf, "idle_pct")), 75, 1e-9);
 	CHECK_NEAR(jv_num(jv_get(cls(wf, "smem_wait"), "idle_wave_share_pct")), 100, 1e-9);
@@ -245,7 +245,7 @@ static void check_same_timeline(const wave_timeline *a, const wave_timeline *b)
 	}
 }
 
-static void same_timeline_both_ways(const char *dir, trace_dispatch *d)
+static void same_timeline_both_ways(const char *dir, trace_dispatch *d, int threads)
 {
 	wave_timeline own;
 	fp_err e = FP_ERR_INIT;
@@ -253,7 +253,7 @@ static void same_timeline_both_ways(const char *dir, trace_dispatch *d)
 	wave_pass_timeline tl;
 	memset(&tl, 0, sizeof tl);
 	jv *wf = NULL, *ex = NULL;
-	CHECK_INT(wave_facts_and_exposed(dir, d, NULL, &wf, &ex, &tl, &e), 0);
+	CHECK_INT(wave_facts_and_exposed(dir, d, threads, &wf, &ex, &tl, &e), 0);
 	CHECK_INT(tl.built, 1);
 	if (tl.built)
 		check_same_timeline(&own, &tl.t);
@@ -264,8 +264,9 @@ static void same_timeline_both_ways(const char *dir, trace_dispatch *d)
 	fp_err_clear(&e);
 }
 
-/* REPORT.html's timeline, built from the wave-facts pass (SIMD-group order: se2 before se10,
- * sm2 before sm10), equals the one read in name order (se10 before se2). */
+/* REPORT.html's timeline, built in the bubbles pass (SIMD-group order: se2 before se10, sm2
+ * before sm10; with several workers, groups in any order), equals the one read in name order
+ * (se10 before se2). */
 TEST(wave_pass_timeline_equals_name_order_build)
 {
 	char *dir = path_join(t_tmpdir(), "tlpass");
@@ -285,7 +286,8 @@ TEST(wave_pass_timeline_equals_name_order_build)
 					    "se0_sm1_sl0_wv0.json",  "se10_sm0_sl1_wv0.json"};
 	for (int i = 0; i < 6; i++)
 		wave_file(dir, names[i], i % 2 + 1, i % 2 ? "[0,9,40,44,2]" : "[0,6,0,4,3]");
-	same_timeline_both_ways(dir, &d);
+	for (int threads = 1; threads <= 3; threads++)
+		same_timeline_both_ways(dir, &d, threads);
 	/* no wave file: both fail alike (NO_ARTIFACT), the facts still come */
 	char *empty = path_join(dir, "none");
 	CHECK_INT(file_mkdirs(empty, &me), 0);
@@ -297,7 +299,7 @@ TEST(wave_pass_timeline_equals_name_order_build)
 	memset(&tl, 0, sizeof tl);
 	jv *wf = NULL;
 	fp_err e = FP_ERR_INIT;
-	CHECK_INT(wave_facts_and_exposed(empty, &d, NULL, &wf, NULL, &tl, &e), 0);
+	CHECK_INT(wave_facts_and_exposed(empty, &d, 1, &wf, NULL, &tl, &e), 0);
 	CHECK_INT(tl.built, 0);
 	CHECK_INT(tl.err.code, ERR_NO_ARTIFACT);
 	wave_pass_timeline_release(&tl);
@@ -326,23 +328,24 @@ static char *corpus_softmax(trace_dispatch *d)
 	return dir;
 }
 
-/* The corpus softmax's timeline, both ways. */
+/* The corpus softmax's timeline, both ways, by one worker and by two. */
 TEST(wave_pass_timeline_equals_build_corpus)
 {
 	trace_dispatch d;
 	char *dir = corpus_softmax(&d);
 	if (!dir)
 		return;
-	same_timeline_both_ways(dir, &d);
+	same_timeline_both_ways(dir, &d, 1);
+	same_timeline_both_ways(dir, &d, 2);
 	trace_dispatch_release(&d);
 	free(dir);
 }
 
-static char *facts_text(const char *dir, trace_dispatch *d, wave_keep *keep)
+static char *facts_text(const char *dir, trace_dispatch *d, int threads)
 {
 	jv *wf = NULL, *ex = NULL;
 	fp_err e = FP_ERR_INIT;
-	CHECK_INT(wave_facts_and_exposed(dir, d, keep, &wf, &ex, NULL, &e), 0);
+	CHECK_INT(wave_facts_and_exposed(dir, d, threads, &wf, &ex, NULL, &e), 0);
 	strbuf sb = STRBUF_INIT;
 	json_write(&sb, wf, 0);
 	json_write(&sb, ex, 0);
@@ -352,34 +355,21 @@ static char *facts_text(const char *dir, trace_dispatch *d, wave_keep *keep)
 	return sb_detach(&sb);
 }
 
-/* Waves kept by the bubbles pass (all of them, or as many as a small budget holds, the rest
- * read again) give the facts that reading every file gives. */
-TEST(wave_keep_gives_the_same_facts_corpus)
+/* The facts do not depend on how many workers read the waves, nor on which worker read which
+ * SIMD group. */
+TEST(wave_facts_same_for_any_threads_corpus)
 {
 	trace_dispatch d;
 	char *dir = corpus_softmax(&d);
 	if (!dir)
 		return;
-	fp_err e = FP_ERR_INIT;
-	char *want = facts_text(dir, &d, NULL);
-	static const size_t budgets[] = {(size_t)64 << 20, (size_t)4 << 20, 0};
-	for (int i = 0; i < 3; i++) {
-		wave_keep k;
-		wave_keep_init(&k, budgets[i]);
-		wave_agg agg;
-		CHECK_INT(wave_agg_run(dir, &d, 2, -1, &k, &agg, &e), 0);
-		size_t kept = 0;
-		for (size_t f = 0; f < k.n; f++)
-			kept += k.w[f].insts != NULL;
-		CHECK(i == 0 ? kept == k.n : i == 1 ? kept > 0 && kept < k.n : kept == 0);
-		char *got = facts_text(dir, &d, &k);
+	char *want = facts_text(dir, &d, 1);
+	for (int threads = 2; threads <= 5; threads += 3) {
+		char *got = facts_text(dir, &d, threads);
 		CHECK_STR(got, want);
 		free(got);
-		wave_agg_release(&agg);
-		wave_keep_release(&k);
 	}
 	free(want);
-	fp_err_clear(&e);
 	trace_dispatch_release(&d);
 	free(dir);
 }

@@ -204,7 +204,7 @@ int amd_profile_fill(trace_dispatch *d, const dispatch_choice *choice, const bub
 	b.o = o;
 	b.p = p;
 	const char *dir = choice && choice->dir ? choice->dir : d->dir;
-	if (wave_agg_run(dir, d, o->threads, o->detail_line, o->keep, &b.agg, e))
+	if (wave_agg_run(dir, d, o->threads, o->detail_line, o->hooks, &b.agg, e))
 		return -1;
 	b.have_waves = b.agg.n_files > 0;
 	if (!b.have_waves)

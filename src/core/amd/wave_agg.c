@@ -7,7 +7,6 @@
 #include "read/amd/att_scan.h"
 #include "read/amd/att_wave.h"
 #include "core/amd/dispatch_select.h"
-#include "core/amd/wave_keep.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -29,8 +28,12 @@ typedef struct shared {
 	char **files;
 	size_t n_files, n_lines;
 	int64_t detail_line;
-	wave_keep *keep; /* NULL, or where each parsed file is kept for a later pass */
-	atomic_size_t next;
+	const wave_pass_hooks *hooks; /* NULL: workers claim files; else (SE, SIMD) groups */
+	size_t *order;		      /* file indices by (SE, SIMD, name): the groups' files */
+	size_t *group_at;	      /* group g is order[group_at[g] .. group_at[g + 1]) */
+	int64_t *group_se, *group_simd;
+	size_t n_groups;
+	atomic_size_t next;    /* the next file, or with hooks the next group */
 	atomic_size_t min_err; /* index of the first failing file seen, or SIZE_MAX */
 } shared;
 
@@ -44,6 +47,14 @@ typedef struct worker {
 	char *buf;
 	size_t buf_cap;
 	att_wave w;
+	att_wave *slots; /* with hooks: the current group's waves, reused group after group */
+	size_t n_slots;
+	att_wave *sub; /* one CU's waves when a group spans several CUs */
+	size_t cap_sub;
+	size_t *by_cu; /* positions in the group, sorted by (CU, position) */
+	size_t *runs;  /* start of each CU's run in by_cu, ordered by first position */
+	size_t cap_by_cu, cap_runs;
+	void *hk; /* the hooks' worker state */
 	strbuf path;
 	fp_err err;
 	size_t err_index;
@@ -109,9 +120,8 @@ static void note_cu(worker *k, int64_t se, int64_t cu)
 	a->cus[a->n_cus++] = (wave_cu){se, cu};
 }
 
-static void fold_insts(worker *k, size_t file)
+static void fold_insts(worker *k, size_t file, const att_wave *w)
 {
-	const att_wave *w = &k->w;
 	wave_agg *a = &k->acc;
 	int64_t prev = w->begin, dl = k->sh->detail_line;
 	wave_detail det = {file, 0, 0, 0, 0};
@@ -154,11 +164,10 @@ static void fold_insts(worker *k, size_t file)
 	}
 }
 
-static void fold(worker *k, size_t file)
+static void fold(worker *k, size_t file, const att_wave *w)
 {
-	const att_wave *w = &k->w;
 	wave_agg *a = &k->acc;
-	fold_insts(k, file);
+	fold_insts(k, file, w);
 	for (size_t i = 0; i < w->n_timeline; i++) {
 		int64_t st = w->timeline[i].state;
 		a->state_cycles[st >= 0 && st < WAVE_N_STATES ? st : WAVE_N_STATES - 1] = trace_add(
@@ -185,7 +194,8 @@ static void lower_min(atomic_size_t *m, size_t v)
 		;
 }
 
-static int do_file(worker *k, size_t i)
+/* Reads and parses file i into w and folds it: 0, or -1 with the error noted. */
+static int do_file(worker *k, size_t i, att_wave *w)
 {
 	shared *sh = k->sh;
 	sb_reset(&k->path);
@@ -197,7 +207,7 @@ static int do_file(worker *k, size_t i)
 	fp_err e = FP_ERR_INIT;
 	if (att_read_file_at(sh->dirfd, sb_str(&k->path) + name_at, sb_str(&k->path), &k->buf,
 			     &k->buf_cap, &len, &e) ||
-	    att_wave_parse(k->buf, len, sb_str(&k->path), &k->w, &e)) {
+	    att_wave_parse(k->buf, len, sb_str(&k->path), w, &e)) {
 		if (i < k->err_index) {
 			fp_err_move(&k->err, &e);
 			k->err_index = i;
@@ -207,23 +217,98 @@ static int do_file(worker *k, size_t i)
 		return -1;
 	}
 	k->acc.bytes = trace_add(k->acc.bytes, (int64_t)len);
-	fold(k, i);
-	if (sh->keep)
-		wave_keep_put(sh->keep, i, &k->w);
+	fold(k, i, w);
 	return 0;
+}
+
+static int cmp_cu_pos(const void *x, const void *y, void *arg)
+{
+	const att_wave *ws = arg;
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	if (ws[a].cu != ws[b].cu)
+		return ws[a].cu < ws[b].cu ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_run(const void *x, const void *y, void *arg)
+{
+	const size_t *by_cu = arg;
+	size_t a = by_cu[*(const size_t *)x], b = by_cu[*(const size_t *)y];
+	return a < b ? -1 : a > b;
+}
+
+/* Hands the group's n waves (k->slots) to on_group, one call per CU (a SIMD index is per CU;
+ * one target CU per SE in practice, so usually one call), CUs in order of first appearance. */
+static void hand_group(worker *k, int64_t se, int64_t simd, size_t n)
+{
+	const wave_pass_hooks *h = k->sh->hooks;
+	const att_wave *ws = k->slots;
+	size_t same = 1;
+	while (same < n && ws[same].cu == ws[0].cu)
+		same++;
+	if (same == n) {
+		wave_group g = {se, ws[0].cu, simd, ws, n};
+		h->on_group(k->hk, &g);
+		return;
+	}
+	k->by_cu = xgrow(k->by_cu, &k->cap_by_cu, n, sizeof *k->by_cu);
+	k->runs = xgrow(k->runs, &k->cap_runs, n, sizeof *k->runs);
+	k->sub = xgrow(k->sub, &k->cap_sub, n, sizeof *k->sub);
+	for (size_t i = 0; i < n; i++)
+		k->by_cu[i] = i;
+	qsort_r(k->by_cu, n, sizeof *k->by_cu, cmp_cu_pos, k->slots);
+	size_t n_runs = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!i || ws[k->by_cu[i]].cu != ws[k->by_cu[i - 1]].cu)
+			k->runs[n_runs++] = i;
+	qsort_r(k->runs, n_runs, sizeof *k->runs, cmp_run, k->by_cu);
+	for (size_t r = 0; r < n_runs; r++) {
+		size_t m = 0, cu_at = k->by_cu[k->runs[r]];
+		for (size_t i = k->runs[r]; i < n && ws[k->by_cu[i]].cu == ws[cu_at].cu; i++)
+			k->sub[m++] = ws[k->by_cu[i]];
+		wave_group g = {se, ws[cu_at].cu, simd, k->sub, m};
+		h->on_group(k->hk, &g);
+	}
+}
+
+/* One (SE, SIMD) group: its files parsed side by side into the reused slots, each folded and
+ * handed to on_wave, then the group to on_group. Stops at the first failing file: the
+ * group's later files come later in name order, so they cannot be the first failure. */
+static void do_group(worker *k, size_t g)
+{
+	shared *sh = k->sh;
+	size_t from = sh->group_at[g], n = sh->group_at[g + 1] - from;
+	if (n > k->n_slots) {
+		k->slots = xreallocarray(k->slots, n, sizeof *k->slots);
+		for (size_t j = k->n_slots; j < n; j++)
+			att_wave_init(&k->slots[j]);
+		k->n_slots = n;
+	}
+	for (size_t j = 0; j < n; j++) {
+		size_t i = sh->order[from + j];
+		if (signals_pending() || i > atomic_load(&sh->min_err))
+			return;
+		if (do_file(k, i, &k->slots[j]))
+			return;
+		sh->hooks->on_wave(k->hk, sh->files[i], i, &k->slots[j]);
+	}
+	hand_group(k, sh->group_se[g], sh->group_simd[g], n);
 }
 
 static void *work(void *arg)
 {
 	worker *k = arg;
 	shared *sh = k->sh;
+	size_t n = sh->hooks ? sh->n_groups : sh->n_files;
 	for (;;) {
 		size_t i = atomic_fetch_add(&sh->next, 1);
-		if (i >= sh->n_files || signals_pending())
+		if (i >= n || signals_pending())
 			break; /* done, or interrupted: main answers INTERRUPTED */
-		if (i > atomic_load(&sh->min_err))
-			continue; /* an earlier file already failed: only earlier ones matter */
-		do_file(k, i);
+		if (sh->hooks)
+			do_group(k, i);
+		else if (i <= atomic_load(&sh->min_err)) /* else an earlier file already failed:
+							    only earlier ones matter */
+			do_file(k, i, &k->w);
 	}
 	return NULL;
 }
@@ -238,6 +323,8 @@ static void worker_init(worker *k, shared *sh)
 	k->err_index = SIZE_MAX;
 	att_wave_init(&k->w);
 	sb_init(&k->path);
+	if (sh->hooks)
+		k->hk = sh->hooks->worker_begin(sh->hooks->ctx);
 }
 
 static void worker_release(worker *k)
@@ -249,6 +336,12 @@ static void worker_release(worker *k)
 	free(k->tab);
 	free(k->buf);
 	att_wave_release(&k->w);
+	for (size_t j = 0; j < k->n_slots; j++)
+		att_wave_release(&k->slots[j]);
+	free(k->slots);
+	free(k->sub);
+	free(k->by_cu);
+	free(k->runs);
 	sb_release(&k->path);
 	fp_err_clear(&k->err);
 }
@@ -368,6 +461,60 @@ static char **list_wave_files(const char *dir, size_t *n, fp_err *e)
 	return names;
 }
 
+/* The (SE, SIMD) of every file from its name (se<SE>_sm<SIMD>_..., checked by
+ * dispatch_is_wave_file) and the groups: files sorted by (SE, SIMD, name). */
+static int64_t simd_of(const char *name)
+{
+	return strtoll(strstr(name, "_sm") + 3, NULL, 10);
+}
+
+static int cmp_group_key(const void *x, const void *y, void *arg)
+{
+	const int64_t *key = arg; /* se, simd per file */
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	if (key[2 * a] != key[2 * b])
+		return key[2 * a] < key[2 * b] ? -1 : 1;
+	if (key[2 * a + 1] != key[2 * b + 1])
+		return key[2 * a + 1] < key[2 * b + 1] ? -1 : 1;
+	return a < b ? -1 : a > b; /* files are sorted by name: index order is name order */
+}
+
+static void make_groups(shared *sh)
+{
+	size_t n = sh->n_files;
+	int64_t *key = xcalloc(2 * n + 1, sizeof *key);
+	sh->order = xcalloc(n + 1, sizeof *sh->order);
+	sh->group_at = xcalloc(n + 2, sizeof *sh->group_at);
+	sh->group_se = xcalloc(n + 1, sizeof *sh->group_se);
+	sh->group_simd = xcalloc(n + 1, sizeof *sh->group_simd);
+	for (size_t i = 0; i < n; i++) {
+		key[2 * i] = se_of(sh->files[i]);
+		key[2 * i + 1] = simd_of(sh->files[i]);
+		sh->order[i] = i;
+	}
+	qsort_r(sh->order, n, sizeof *sh->order, cmp_group_key, key);
+	size_t g = 0;
+	for (size_t j = 0; j < n; j++) {
+		size_t i = sh->order[j], p = j ? sh->order[j - 1] : 0;
+		if (j && key[2 * i] == key[2 * p] && key[2 * i + 1] == key[2 * p + 1])
+			continue;
+		sh->group_at[g] = j;
+		sh->group_se[g] = key[2 * i];
+		sh->group_simd[g++] = key[2 * i + 1];
+	}
+	sh->group_at[g] = n;
+	sh->n_groups = g;
+	free(key);
+}
+
+static void free_groups(shared *sh)
+{
+	free(sh->order);
+	free(sh->group_at);
+	free(sh->group_se);
+	free(sh->group_simd);
+}
+
 static int worker_count(int threads, size_t n_files)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -405,14 +552,12 @@ static void run_workers(worker *ks, int nk)
 }
 
 int wave_agg_run(const char *dir, const trace_dispatch *d, int threads, int64_t detail_line,
-		 wave_keep *keep, wave_agg *out, fp_err *e)
+		 const wave_pass_hooks *hooks, wave_agg *out, fp_err *e)
 {
 	memset(out, 0, sizeof *out);
 	out->files = list_wave_files(dir, &out->n_files, e);
 	if (!out->files)
 		return -1;
-	if (keep)
-		wave_keep_files(keep, out->files, out->n_files);
 	int64_t ml = max_line(d);
 	out->n_lines = ml >= 0 ? (size_t)ml + 1 : 1;
 	out->lines = xcalloc(out->n_lines, sizeof *out->lines);
@@ -425,10 +570,12 @@ int wave_agg_run(const char *dir, const trace_dispatch *d, int threads, int64_t 
 	sh.n_files = out->n_files;
 	sh.n_lines = out->n_lines;
 	sh.detail_line = detail_line;
-	sh.keep = keep;
+	sh.hooks = hooks;
+	if (hooks)
+		make_groups(&sh);
 	atomic_init(&sh.next, 0);
 	atomic_init(&sh.min_err, SIZE_MAX);
-	int nk = worker_count(threads, out->n_files);
+	int nk = worker_count(threads, hooks ? sh.n_groups : out->n_files);
 	worker *ks = xcalloc((size_t)nk, sizeof *ks);
 	for (int t = 0; t < nk; t++)
 		worker_init(&ks[t], &sh);
@@ -450,9 +597,14 @@ int wave_agg_run(const char *dir, const trace_dispatch *d, int threads, int64_t 
 		merge_lists(out, ks, nk);
 		out->threads = nk;
 	}
-	for (int t = 0; t < nk; t++)
+	for (int t = 0; t < nk; t++) {
+		if (hooks)
+			hooks->worker_end(hooks->ctx, ks[t].hk, bad < 0);
 		worker_release(&ks[t]);
+	}
 	free(ks);
+	if (hooks)
+		free_groups(&sh);
 	if (sh.dirfd >= 0)
 		close(sh.dirfd);
 	if (bad >= 0)

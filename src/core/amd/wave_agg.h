@@ -14,12 +14,13 @@
  * several files are malformed the error of the first one in name order is returned. So output
  * never depends on thread timing.
  *
- * keep (may be NULL) is given every parsed file for a later pass (wave_keep.h, bounded). */
+ * hooks (may be NULL) add work to the same pass (wave_pass.h): the workers then claim whole
+ * (SE, SIMD) groups of files instead of single files. */
 #ifndef FLYPROF_CORE_WAVE_AGG_H
 #define FLYPROF_CORE_WAVE_AGG_H
 
 #include "base/err.h"
-#include "core/amd/wave_keep.h"
+#include "core/amd/wave_pass.h"
 #include "model/trace.h"
 
 #include <stddef.h>
@@ -73,7 +74,7 @@ typedef struct wave_agg {
  * first malformed file in name order: BAD_INPUT; or INTERRUPTED after SIGINT/SIGTERM, which
  * the workers check between files) *out holds nothing to release. */
 int wave_agg_run(const char *dir, const trace_dispatch *d, int threads, int64_t detail_line,
-		 wave_keep *keep, wave_agg *out, fp_err *e);
+		 const wave_pass_hooks *hooks, wave_agg *out, fp_err *e);
 void wave_agg_release(wave_agg *a);
 
 #endif

@@ -170,7 +170,7 @@ int wave_timeline_add(wave_timeline *t, const char *name, size_t rank, const att
 	    sscanf(name, "se%lld_sm%lld_sl%lld_wv%lld.json%c", &se, &simd, &slot, &id, &tail) != 4)
 		return 0;
 	tl_track k = {se, w->cu, w->simd >= 0 ? w->simd : simd, w->slot >= 0 ? w->slot : slot};
-	t->waves = xreallocarray(t->waves, t->n_waves + 1, sizeof *t->waves);
+	t->waves = xgrow(t->waves, &t->cap_waves, t->n_waves + 1, sizeof *t->waves);
 	tl_wave *tw = &t->waves[t->n_waves++];
 	memset(tw, 0, sizeof *tw);
 	tw->rank = rank;
@@ -189,16 +189,57 @@ static int cmp_rank(const void *a, const void *b)
 	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-/* Waves added out of name order (a scan by SIMD group) are put back in name order, and tracks
- * renumbered by first appearance in that order: the timeline a name-order build gives. */
+void wave_timeline_part(const wave_timeline *t, wave_timeline *part)
+{
+	memset(part, 0, sizeof *part);
+	part->hot = xcalloc(t->n_hot + 1, sizeof *part->hot);
+	for (size_t i = 0; i < t->n_hot; i++) {
+		part->hot[i] = t->hot[i];
+		part->hot[i].isa = xstrdup(t->hot[i].isa);
+		part->hot[i].source = xstrdup(t->hot[i].source);
+	}
+	part->n_hot = t->n_hot;
+}
+
+static void *append(void *dst, size_t *n, size_t *cap, const void *src, size_t m, size_t size)
+{
+	if (!m)
+		return dst;
+	dst = xgrow(dst, cap, *n + m, size);
+	memcpy((char *)dst + *n * size, src, m * size);
+	*n += m;
+	return dst;
+}
+
+void wave_timeline_merge(wave_timeline *t, wave_timeline *part)
+{
+	size_t state0 = t->n_states, inst0 = t->n_insts, n_waves = t->n_waves;
+	t->states = append(t->states, &t->n_states, &t->cap_states, part->states, part->n_states,
+			   sizeof *t->states);
+	t->insts = append(t->insts, &t->n_insts, &t->cap_insts, part->insts, part->n_insts,
+			  sizeof *t->insts);
+	t->waves =
+	    append(t->waves, &n_waves, &t->cap_waves, part->waves, part->n_waves, sizeof *t->waves);
+	for (size_t i = t->n_waves; i < n_waves; i++) {
+		tl_wave *w = &t->waves[i];
+		w->track = track_of(t, &part->tracks[w->track]);
+		w->first_state += state0;
+		w->first_inst += inst0;
+	}
+	t->n_waves = n_waves;
+	wave_timeline_release(part);
+}
+
+/* Waves added out of name order (by SIMD group, by several workers) are put back in name
+ * order, and tracks renumbered by first appearance in that order: the timeline a name-order
+ * build gives. */
 static void to_name_order(wave_timeline *t)
 {
 	int sorted = 1;
 	for (size_t i = 1; i < t->n_waves && sorted; i++)
 		sorted = t->waves[i - 1].rank < t->waves[i].rank;
-	if (sorted)
-		return;
-	qsort(t->waves, t->n_waves, sizeof *t->waves, cmp_rank);
+	if (!sorted)
+		qsort(t->waves, t->n_waves, sizeof *t->waves, cmp_rank);
 	size_t *map = xcalloc(t->n_tracks + 1, sizeof *map);
 	for (size_t i = 0; i < t->n_tracks; i++)
 		map[i] = (size_t)-1;
@@ -244,7 +285,7 @@ int wave_timeline_build(const char *dir, size_t top_lines, wave_timeline *t, fp_
 	/* Files opened relative to the open directory, into one reused buffer. */
 	int dirfd = rc == 0 ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	char *buf = NULL;
-	size_t cap = 0;
+	size_t cap = 0, rank = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		long long se, simd, slot, id;
 		char tail;
@@ -264,7 +305,7 @@ int wave_timeline_build(const char *dir, size_t top_lines, wave_timeline *t, fp_
 		free(path);
 		if (rc)
 			break;
-		wave_timeline_add(t, names[i], i, &w);
+		wave_timeline_add(t, names[i], rank++, &w);
 	}
 	att_wave_release(&w);
 	free(buf);

@@ -54,7 +54,7 @@ typedef struct wave_timeline {
 	tl_track *tracks;
 	size_t n_tracks;
 	tl_wave *waves;
-	size_t n_waves;
+	size_t n_waves, cap_waves;
 	tl_state *states;
 	size_t n_states, cap_states;
 	tl_inst *insts;
@@ -75,15 +75,20 @@ typedef struct wave_timeline {
 int wave_timeline_build(const char *dir, size_t top_lines, wave_timeline *t, fp_err *e);
 void wave_timeline_release(wave_timeline *t);
 
-/* The same built from waves another reader parsed (report's one pass over the wave files):
- * begin reads code.json (the hot lines) and realtime.json; add takes one parsed wave file, in
- * any order, with `rank`, its place among the directory's names in strcmp order (names that are
- * not wave files are skipped: returns 0); finish puts the waves in name order, so the result is
+/* The same built from waves another reader parsed (report's bubbles pass): begin reads
+ * code.json (the hot lines) and realtime.json; add takes one parsed wave file, in any order,
+ * with `rank`, its place among the directory's wave files in strcmp order (names that are not
+ * wave files are skipped: returns 0); finish puts the waves in name order, so the result is
  * wave_timeline_build's. begin and finish release t on failure (finish: NO_ARTIFACT when no
  * wave was added). */
 int wave_timeline_begin(const char *dir, size_t top_lines, wave_timeline *t, fp_err *e);
 int wave_timeline_add(wave_timeline *t, const char *name, size_t rank, const att_wave *w);
 int wave_timeline_finish(wave_timeline *t, const char *dir, fp_err *e);
+/* For adding from several threads: `part`, an empty timeline with t's hot lines, takes adds of
+ * its own; wave_timeline_merge moves its waves into t (any order: finish sorts) and releases
+ * it. */
+void wave_timeline_part(const wave_timeline *t, wave_timeline *part);
+void wave_timeline_merge(wave_timeline *t, wave_timeline *part);
 /* Microseconds since the earliest wave start for a cycle count of SE `se`, on the realtime
  * axis when a clock exists for that SE, else (cycles - first cycle) / 1000 (1 cycle shown as
  * 1 ns). */

@@ -1,55 +1,128 @@
-/* Working and idle waves (wave_facts.h). */
+/* Working and idle waves, exposed stall and the timeline, in the bubbles pass (wave_facts.h). */
 #include "core/analysis/wave_facts.h"
 
 #include "base/xalloc.h"
-#include "core/analysis/exposed_stall.h"
+#include "core/amd/wave_agg.h"
 #include "core/analysis/isa_facts.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void wave_facts_init(wave_facts_acc *a, const trace_dispatch *d)
+static int class_of(const trace_dispatch *d, long i)
 {
-	memset(a, 0, sizeof *a);
-	a->d = d;
-	line_index_init(&a->lines, d);
-	a->is_store = xcalloc(d->n_insts ? d->n_insts : 1, 1);
-	for (size_t i = 0; i < d->n_insts; i++) {
-		int st = 0;
-		a->is_store[i] = isa_vmem_bytes(d->insts[i].isa, &st) && st;
-	}
+	if (i < 0)
+		return TAX_OTHER;
+	int k = d->insts[i].klass;
+	return k >= 0 && k < TAX__COUNT ? k : TAX_OTHER;
 }
 
-void wave_facts_release(wave_facts_acc *a)
+/* ---- the idle-wave figures, class-free while the pass runs ---- */
+
+static void facts_init(wave_facts_acc *a, const trace_dispatch *d)
+{
+	memset(a, 0, sizeof *a);
+	a->stall = xcalloc(d->n_insts ? d->n_insts : 1, sizeof *a->stall);
+}
+
+static void facts_release(wave_facts_acc *a)
 {
 	free(a->w);
-	free(a->is_store);
-	line_index_release(&a->lines);
+	free(a->stall);
+	free(a->idle);
 	memset(a, 0, sizeof *a);
 }
 
-void wave_facts_group(wave_facts_acc *a, const wave_group *g)
+static size_t idle_hash(int64_t insts, int64_t inst)
 {
-	for (size_t k = 0; k < g->n; k++) {
-		if (a->n == a->cap) {
-			a->cap = a->cap ? 2 * a->cap : 64;
-			a->w = xrealloc(a->w, a->cap * sizeof *a->w);
-		}
-		wave_stat *s = &a->w[a->n++];
-		memset(s, 0, sizeof *s);
-		for (size_t r = 0; r < g->waves[k].n_insts; r++) {
-			const att_wave_inst *in = &g->waves[k].insts[r];
-			s->latency += in->duration > 0 ? in->duration : 0;
-			long i = in->line > 0 ? line_index_find(&a->lines, in->line) : -1;
-			if (i < 0)
-				continue;
-			const trace_inst *t = &a->d->insts[i];
-			s->insts++;
-			s->stores += a->is_store[i];
-			int c = t->klass >= 0 && t->klass < TAX__COUNT ? t->klass : TAX_OTHER;
-			s->stall[c] += in->stall > 0 ? (double)in->stall : 0;
+	uint64_t h = (uint64_t)insts * 0x9E3779B97F4A7C15ull ^ (uint64_t)inst;
+	h ^= h >> 31;
+	h *= 0xBF58476D1CE4E5B9ull;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static void idle_add(wave_facts_acc *a, int64_t insts, int64_t inst, int64_t stall);
+
+static void idle_grow(wave_facts_acc *a)
+{
+	idle_slot *old = a->idle;
+	size_t cap = a->idle_cap;
+	a->idle_cap = cap ? 2 * cap : 256;
+	a->idle = xmalloc(a->idle_cap * sizeof *a->idle);
+	for (size_t i = 0; i < a->idle_cap; i++)
+		a->idle[i].inst = -1;
+	a->idle_n = 0;
+	for (size_t i = 0; i < cap; i++)
+		if (old[i].inst >= 0)
+			idle_add(a, old[i].insts, old[i].inst, old[i].stall);
+	free(old);
+}
+
+static void idle_add(wave_facts_acc *a, int64_t insts, int64_t inst, int64_t stall)
+{
+	if (2 * (a->idle_n + 1) > a->idle_cap)
+		idle_grow(a);
+	size_t j = idle_hash(insts, inst) & (a->idle_cap - 1);
+	while (a->idle[j].inst >= 0 && (a->idle[j].inst != inst || a->idle[j].insts != insts))
+		j = (j + 1) & (a->idle_cap - 1);
+	idle_slot *s = &a->idle[j];
+	if (s->inst < 0) {
+		*s = (idle_slot){insts, 0, inst};
+		a->idle_n++;
+	}
+	s->stall = trace_add(s->stall, stall);
+}
+
+/* A worker's share of the pass: its own sums, merged after. */
+typedef struct worker_part {
+	const wave_report *r;
+	wave_facts_acc wf;
+	exposed_acc ex;
+	wave_timeline tl;
+	int32_t *stalled; /* scratch: one wave's stalled records, (inst, stall index) */
+	int64_t *stalls;
+	size_t cap_stalled, cap_stalls;
+} worker_part;
+
+static void facts_wave(worker_part *p, const att_wave *w)
+{
+	const wave_report *r = p->r;
+	wave_facts_acc *a = &p->wf;
+	wave_stat s = {0, 0, 0};
+	size_t n_st = 0;
+	p->stalled = xgrow(p->stalled, &p->cap_stalled, w->n_insts + 1, sizeof *p->stalled);
+	p->stalls = xgrow(p->stalls, &p->cap_stalls, w->n_insts + 1, sizeof *p->stalls);
+	for (size_t k = 0; k < w->n_insts; k++) {
+		const att_wave_inst *in = &w->insts[k];
+		s.latency += in->duration > 0 ? in->duration : 0;
+		long i = in->line > 0 ? line_index_find(&r->lines, in->line) : -1;
+		if (i < 0)
+			continue;
+		s.insts++;
+		s.stores += r->is_store[i];
+		if (in->stall > 0) {
+			a->stall[i] = trace_add(a->stall[i], in->stall);
+			p->stalled[n_st] = (int32_t)i;
+			p->stalls[n_st++] = in->stall;
 		}
 	}
+	if (!s.stores) /* the wave may turn out idle */
+		for (size_t k = 0; k < n_st; k++)
+			idle_add(a, s.insts, p->stalled[k], p->stalls[k]);
+	a->w = xgrow(a->w, &a->cap, a->n + 1, sizeof *a->w);
+	a->w[a->n++] = s;
+}
+
+static void facts_merge(wave_facts_acc *dst, const wave_facts_acc *src, size_t n_insts)
+{
+	dst->w = xgrow(dst->w, &dst->cap, dst->n + src->n, sizeof *dst->w);
+	if (src->n)
+		memcpy(dst->w + dst->n, src->w, src->n * sizeof *dst->w);
+	dst->n += src->n;
+	for (size_t i = 0; i < n_insts; i++)
+		dst->stall[i] = trace_add(dst->stall[i], src->stall[i]);
+	for (size_t i = 0; i < src->idle_cap; i++)
+		if (src->idle[i].inst >= 0)
+			idle_add(dst, src->idle[i].insts, src->idle[i].inst, src->idle[i].stall);
 }
 
 static double pct(double part, double whole)
@@ -57,7 +130,12 @@ static double pct(double part, double whole)
 	return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
-jv *wave_facts_to_json(const wave_facts_acc *a)
+static int is_idle(const wave_stat *s, int64_t busiest)
+{
+	return (double)s->insts < WAVE_IDLE_FRACTION * (double)busiest && !s->stores;
+}
+
+static jv *facts_to_json(const wave_facts_acc *a, const trace_dispatch *d)
 {
 	int64_t busiest = 0, idle_max = 0, work_min = -1;
 	for (size_t i = 0; i < a->n; i++)
@@ -66,18 +144,28 @@ jv *wave_facts_to_json(const wave_facts_acc *a)
 	double lat = 0, idle_lat = 0, stall[TAX__COUNT] = {0}, idle_stall[TAX__COUNT] = {0};
 	for (size_t i = 0; i < a->n; i++) {
 		const wave_stat *s = &a->w[i];
-		int is_idle = (double)s->insts < WAVE_IDLE_FRACTION * (double)busiest && !s->stores;
 		lat += (double)s->latency;
-		for (int c = 0; c < TAX__COUNT; c++) {
-			stall[c] += s->stall[c];
-			idle_stall[c] += is_idle ? s->stall[c] : 0;
-		}
-		if (is_idle) {
+		if (is_idle(s, busiest)) {
 			idle++;
 			idle_lat += (double)s->latency;
 			idle_max = s->insts > idle_max ? s->insts : idle_max;
 		} else if (work_min < 0 || s->insts < work_min)
 			work_min = s->insts;
+	}
+	/* the classes are known now: integer sums per class, then doubles as the JSON has them */
+	int64_t st[TAX__COUNT] = {0}, idle_st[TAX__COUNT] = {0};
+	for (size_t i = 0; i < d->n_insts; i++)
+		st[class_of(d, (long)i)] = trace_add(st[class_of(d, (long)i)], a->stall[i]);
+	for (size_t k = 0; k < a->idle_cap; k++) {
+		const idle_slot *q = &a->idle[k];
+		wave_stat s = {q->insts, 0, 0};
+		if (q->inst >= 0 && is_idle(&s, busiest))
+			idle_st[class_of(d, q->inst)] =
+			    trace_add(idle_st[class_of(d, q->inst)], q->stall);
+	}
+	for (int c = 0; c < TAX__COUNT; c++) {
+		stall[c] = (double)st[c];
+		idle_stall[c] = (double)idle_st[c];
 	}
 	jv *o = jv_object();
 	jv_set_int(o, "traced_waves", (int64_t)a->n);
@@ -117,50 +205,156 @@ jv *wave_facts_to_json(const wave_facts_acc *a)
 	return o;
 }
 
-typedef struct both {
-	wave_facts_acc wf;
-	exposed_acc ex;
-	wave_timeline *tl; /* NULL when not asked for or its code.json part failed */
-} both;
+/* ---- exposed stall: the pass sums per line; the class sums are redone once classes exist ---- */
 
-static void on_group(void *ctx, const wave_group *g)
+/* exposed_group adds each share to its line and to its class as the instructions' classes are
+ * during the pass (unset: all other). With the classes set, each class's sums are its lines'
+ * sums, plus, for other, what no line holds (records on unknown lines). */
+static void exposed_reclassify(exposed_acc *a, const trace_dispatch *d)
 {
-	both *b = ctx;
-	wave_facts_group(&b->wf, g);
-	exposed_group(&b->ex, g);
+	double all_ex = 0, all_st = 0, lines_ex = 0, lines_st = 0;
+	for (int c = 0; c < TAX__COUNT; c++) {
+		all_ex += a->cls_exposed[c];
+		all_st += a->cls_stall[c];
+		a->cls_exposed[c] = 0;
+		a->cls_stall[c] = 0;
+	}
+	for (size_t i = 0; i < d->n_insts; i++) {
+		int c = class_of(d, (long)i);
+		a->cls_exposed[c] += a->line_exposed[i];
+		a->cls_stall[c] += a->line_stall[i];
+		lines_ex += a->line_exposed[i];
+		lines_st += a->line_stall[i];
+	}
+	a->cls_exposed[TAX_OTHER] += all_ex - lines_ex;
+	a->cls_stall[TAX_OTHER] += all_st - lines_st;
 }
 
-static void on_file(void *ctx, const char *name, size_t rank, const att_wave *w)
+/* TEMPORARY until exposed_merge lands (exact sums) */
+static void exposed_merge_tmp(exposed_acc *dst, const exposed_acc *src)
 {
-	both *b = ctx;
-	if (b->tl)
-		wave_timeline_add(b->tl, name, rank, w);
+	dst->simds += src->simds;
+	dst->window += src->window;
+	dst->issue += src->issue;
+	dst->empty += src->empty;
+	dst->exposed += src->exposed;
+	for (int c = 0; c < TAX__COUNT; c++) {
+		dst->cls_exposed[c] += src->cls_exposed[c];
+		dst->cls_stall[c] += src->cls_stall[c];
+	}
+	for (size_t i = 0; i < dst->d->n_insts; i++) {
+		dst->line_exposed[i] += src->line_exposed[i];
+		dst->line_stall[i] += src->line_stall[i];
+	}
 }
 
-int wave_facts_and_exposed(const char *dir, const trace_dispatch *d, wave_keep *keep,
-			   jv **wave_facts, jv **exposed, wave_pass_timeline *tl, fp_err *e)
+/* ---- the hooks ---- */
+
+static void *on_begin(void *ctx)
 {
-	both b;
-	wave_facts_init(&b.wf, d);
-	exposed_init(&b.ex, d);
-	b.tl = NULL;
+	wave_report *r = ctx;
+	worker_part *p = xcalloc(1, sizeof *p);
+	p->r = r;
+	facts_init(&p->wf, r->d);
+	exposed_init(&p->ex, r->d);
+	if (r->tl)
+		wave_timeline_part(&r->tl->t, &p->tl);
+	return p;
+}
+
+static void on_wave(void *wk, const char *name, size_t rank, const att_wave *w)
+{
+	worker_part *p = wk;
+	facts_wave(p, w);
+	if (p->r->tl)
+		wave_timeline_add(&p->tl, name, rank, w);
+}
+
+static void on_group(void *wk, const wave_group *g)
+{
+	worker_part *p = wk;
+	exposed_group(&p->ex, g);
+}
+
+static void on_end(void *ctx, void *wk, int ok)
+{
+	wave_report *r = ctx;
+	worker_part *p = wk;
+	if (ok) {
+		facts_merge(&r->wf, &p->wf, r->d->n_insts);
+		exposed_merge_tmp(&r->ex, &p->ex);
+	}
+	if (r->tl) {
+		if (ok)
+			wave_timeline_merge(&r->tl->t, &p->tl);
+		else
+			wave_timeline_release(&p->tl);
+	}
+	facts_release(&p->wf);
+	exposed_release(&p->ex);
+	free(p->stalled);
+	free(p->stalls);
+	free(p);
+}
+
+void wave_report_init(wave_report *r, const trace_dispatch *d, const char *dir,
+		      wave_pass_timeline *tl)
+{
+	memset(r, 0, sizeof *r);
+	r->d = d;
+	line_index_init(&r->lines, d);
+	r->is_store = xcalloc(d->n_insts ? d->n_insts : 1, 1);
+	for (size_t i = 0; i < d->n_insts; i++) {
+		int st = 0;
+		r->is_store[i] = isa_vmem_bytes(d->insts[i].isa, &st) && st;
+	}
+	facts_init(&r->wf, d);
+	exposed_init(&r->ex, d);
 	if (tl) {
 		tl->built = 0;
 		if (wave_timeline_begin(dir, 0, &tl->t, &tl->err) == 0)
-			b.tl = &tl->t;
+			r->tl = tl;
 	}
-	int rc = wave_scan_each(dir, keep, on_group, b.tl ? on_file : NULL, &b, e);
-	if (!rc && wave_facts)
-		*wave_facts = wave_facts_to_json(&b.wf);
-	if (!rc && exposed)
-		*exposed = exposed_to_json(&b.ex, 10);
-	if (b.tl && rc) {
-		wave_timeline_release(b.tl);
+	r->hooks = (wave_pass_hooks){r, on_begin, on_wave, on_group, on_end};
+}
+
+void wave_report_finish(wave_report *r, const char *dir, jv **wave_facts, jv **exposed)
+{
+	if (wave_facts)
+		*wave_facts = facts_to_json(&r->wf, r->d);
+	if (exposed) {
+		exposed_reclassify(&r->ex, r->d);
+		*exposed = exposed_to_json(&r->ex, 10);
+	}
+	if (r->tl)
+		r->tl->built = wave_timeline_finish(&r->tl->t, dir, &r->tl->err) == 0;
+	r->finished = 1;
+}
+
+void wave_report_release(wave_report *r)
+{
+	if (r->tl && !r->finished)
+		wave_timeline_release(&r->tl->t);
+	facts_release(&r->wf);
+	exposed_release(&r->ex);
+	free(r->is_store);
+	line_index_release(&r->lines);
+	memset(r, 0, sizeof *r);
+}
+
+int wave_facts_and_exposed(const char *dir, const trace_dispatch *d, int threads, jv **wave_facts,
+			   jv **exposed, wave_pass_timeline *tl, fp_err *e)
+{
+	wave_report r;
+	wave_report_init(&r, d, dir, tl);
+	wave_agg agg;
+	int rc = wave_agg_run(dir, d, threads, -1, &r.hooks, &agg, e);
+	if (rc == 0) {
+		wave_report_finish(&r, dir, wave_facts, exposed);
+		wave_agg_release(&agg);
+	} else if (r.tl)
 		fp_fail(&tl->err, e->code, "%s", e->message ? e->message : "");
-	} else if (b.tl)
-		tl->built = wave_timeline_finish(b.tl, dir, &tl->err) == 0;
-	wave_facts_release(&b.wf);
-	exposed_release(&b.ex);
+	wave_report_release(&r);
 	return rc;
 }
 

@@ -32,13 +32,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Work a caller adds to a backend's own parallel pass over the trace's records, so that they
+ * are read once (report: idle waves, exposed stall, the timeline). Each backend with such a
+ * pass defines what it calls (AMD: core/amd/wave_pass.h); the others ignore it. */
+struct wave_pass_hooks;
+
 /* What a fill computes. (Named bubbles_params, not bubbles_opts: that name is the option table
  * of src/cmd/bubbles.c.) */
 typedef struct bubbles_params {
-	size_t top;		/* length of hotspots, lines, waits; 0 = everything */
-	int64_t detail_line;	/* --detail CODE_LINE, or -1 (AMD only) */
-	int threads;		/* wave-file workers; 0 = one per online core */
-	struct wave_keep *keep; /* NULL, or where the AMD pass keeps parsed waves (wave_keep.h) */
+	size_t top;			     /* length of hotspots, lines, waits; 0 = everything */
+	int64_t detail_line;		     /* --detail CODE_LINE, or -1 (AMD only) */
+	int threads;			     /* wave-file workers; 0 = one per online core */
+	const struct wave_pass_hooks *hooks; /* NULL, or work added to the pass (above) */
 } bubbles_params;
 
 struct backend;
