@@ -491,3 +491,32 @@ TEST(exposed_merge_and_order_are_exact)
 	exposed_release(&half[1]);
 	syn_release(&s, &d);
 }
+
+/* With the facts in the pass its workers take whole SIMD groups (se2 before se10), yet a
+ * malformed file is reported as before: the first in name order (se10_... before se2_...),
+ * whatever the number of workers. */
+TEST(wave_pass_groups_report_first_bad_file_in_name_order)
+{
+	char *dir = path_join(t_tmpdir(), "badgroups");
+	fp_err me = FP_ERR_INIT;
+	CHECK_INT(file_mkdirs(dir, &me), 0);
+	trace_dispatch d;
+	trace_dispatch_init(&d);
+	add(&d, 3, "v_add_f32_e32 v1, v2, v3", TAX_VALU);
+	wave_file(dir, "se0_sm0_sl0_wv0.json", 1, "[0,6,0,4,3]");
+	wave_file(dir, "se2_sm0_sl0_wv0.json", 1, "[0,6,0,4,3]");
+	wave_file(dir, "se2_sm0_sl1_wv0.json", 1, "[0,6,0,4,3],[oops]");
+	wave_file(dir, "se10_sm0_sl0_wv0.json", 1, "[0,6,0,4,3]");
+	wave_file(dir, "se10_sm0_sl1_wv0.json", 1, "[1,2,x]");
+	for (int threads = 1; threads <= 3; threads++) {
+		jv *wf = NULL, *ex = NULL;
+		fp_err e = FP_ERR_INIT;
+		CHECK_INT(wave_facts_and_exposed(dir, &d, threads, &wf, &ex, NULL, &e), -1);
+		CHECK_INT(e.code, ERR_BAD_INPUT);
+		CHECK(e.message && strstr(e.message, "se10_sm0_sl1_wv0.json") != NULL);
+		CHECK(wf == NULL && ex == NULL);
+		fp_err_clear(&e);
+	}
+	trace_dispatch_release(&d);
+	free(dir);
+}

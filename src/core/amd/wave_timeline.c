@@ -213,6 +213,22 @@ static void *append(void *dst, size_t *n, size_t *cap, const void *src, size_t m
 
 void wave_timeline_merge(wave_timeline *t, wave_timeline *part)
 {
+	if (!t->n_waves && !t->n_states && !t->n_insts && !t->n_tracks) {
+		/* the first part (the only one with one worker): take its arrays as they are */
+		free(t->waves);
+		free(t->states);
+		free(t->insts);
+		free(t->tracks);
+		t->waves = part->waves, t->n_waves = part->n_waves, t->cap_waves = part->cap_waves;
+		t->states = part->states, t->n_states = part->n_states;
+		t->cap_states = part->cap_states;
+		t->insts = part->insts, t->n_insts = part->n_insts, t->cap_insts = part->cap_insts;
+		t->tracks = part->tracks, t->n_tracks = part->n_tracks;
+		part->waves = NULL, part->states = NULL, part->insts = NULL, part->tracks = NULL;
+		part->n_waves = part->n_states = part->n_insts = part->n_tracks = 0;
+		wave_timeline_release(part);
+		return;
+	}
 	size_t state0 = t->n_states, inst0 = t->n_insts, n_waves = t->n_waves;
 	t->states = append(t->states, &t->n_states, &t->cap_states, part->states, part->n_states,
 			   sizeof *t->states);
