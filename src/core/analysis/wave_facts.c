@@ -209,10 +209,11 @@ static jv *facts_to_json(const wave_facts_acc *a, const trace_dispatch *d)
 
 /* exposed_group adds each share to its line and to its class as the instructions' classes are
  * during the pass (unset: all other). With the classes set, each class's sums are its lines'
- * sums, plus, for other, what no line holds (records on unknown lines). */
+ * sums, plus, for other, what no line holds (records on unknown lines). The sums are exact
+ * integers (exposed_stall.h), so this gives what adding with the classes set would. */
 static void exposed_reclassify(exposed_acc *a, const trace_dispatch *d)
 {
-	double all_ex = 0, all_st = 0, lines_ex = 0, lines_st = 0;
+	exposed_fx all_ex = 0, all_st = 0, lines_ex = 0, lines_st = 0;
 	for (int c = 0; c < TAX__COUNT; c++) {
 		all_ex += a->cls_exposed[c];
 		all_st += a->cls_stall[c];
@@ -228,24 +229,6 @@ static void exposed_reclassify(exposed_acc *a, const trace_dispatch *d)
 	}
 	a->cls_exposed[TAX_OTHER] += all_ex - lines_ex;
 	a->cls_stall[TAX_OTHER] += all_st - lines_st;
-}
-
-/* TEMPORARY until exposed_merge lands (exact sums) */
-static void exposed_merge_tmp(exposed_acc *dst, const exposed_acc *src)
-{
-	dst->simds += src->simds;
-	dst->window += src->window;
-	dst->issue += src->issue;
-	dst->empty += src->empty;
-	dst->exposed += src->exposed;
-	for (int c = 0; c < TAX__COUNT; c++) {
-		dst->cls_exposed[c] += src->cls_exposed[c];
-		dst->cls_stall[c] += src->cls_stall[c];
-	}
-	for (size_t i = 0; i < dst->d->n_insts; i++) {
-		dst->line_exposed[i] += src->line_exposed[i];
-		dst->line_stall[i] += src->line_stall[i];
-	}
 }
 
 /* ---- the hooks ---- */
@@ -282,7 +265,7 @@ static void on_end(void *ctx, void *wk, int ok)
 	worker_part *p = wk;
 	if (ok) {
 		facts_merge(&r->wf, &p->wf, r->d->n_insts);
-		exposed_merge_tmp(&r->ex, &p->ex);
+		exposed_merge(&r->ex, &p->ex);
 	}
 	if (r->tl) {
 		if (ok)
