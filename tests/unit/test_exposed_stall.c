@@ -520,3 +520,163 @@ TEST(wave_pass_groups_report_first_bad_file_in_name_order)
 	trace_dispatch_release(&d);
 	free(dir);
 }
+
+/* Groups whose waves' records do not overlap within a wave but are listed out of time order
+ * in some waves (the sorted-copy path), with wave begin and end cutting records off (the
+ * window clamp), against the definition evaluated cycle by cycle. */
+static void syn_build_shuffled(syn *s, trace_dispatch *d)
+{
+	syn_build(s, d);
+	uint64_t r = 777;
+	for (int k = 0; k < SYN_GROUPS; k++)
+		for (size_t w = 0; w < s->g[k].n; w++) {
+			att_wave *a = &s->waves[k][w];
+			int64_t t = a->begin;
+			for (size_t i = 0; i < a->n_insts; i++) {
+				a->insts[i].time = t;
+				t += a->insts[i].duration > a->insts[i].stall ? a->insts[i].duration
+									      : a->insts[i].stall;
+				t += (int64_t)(syn_rand(&r) % 3);
+			}
+			a->end = t;
+			if (syn_rand(&r) % 4 == 0) { /* swap two records */
+				size_t i = syn_rand(&r) % a->n_insts, j = syn_rand(&r) % a->n_insts;
+				att_wave_inst tmp = a->insts[i];
+				a->insts[i] = a->insts[j];
+				a->insts[j] = tmp;
+			}
+			if (syn_rand(&r) % 5 == 0) /* records outside the wave's own span */
+				a->begin += 7, a->end -= 5;
+		}
+}
+
+/* The definition evaluated cycle by cycle over the groups of s, times the windows and
+ * records are multiplied by `scale` (so that they span many of the sweep's blocks), against
+ * exposed_group. */
+static void check_definition(syn *s, trace_dispatch *d, int64_t scale)
+{
+	for (int k = 0; k < SYN_GROUPS; k++)
+		for (size_t w = 0; w < s->g[k].n; w++) {
+			att_wave *a = &s->waves[k][w];
+			a->begin *= scale, a->end *= scale;
+			for (size_t i = 0; i < a->n_insts; i++) {
+				a->insts[i].time *= scale;
+				a->insts[i].stall *= scale;
+				a->insts[i].duration *= scale;
+			}
+		}
+	line_index li;
+	line_index_init(&li, d);
+	exposed_acc got;
+	exposed_init(&got, d);
+	int64_t window = 0, issue = 0, empty = 0, exposed = 0;
+	exposed_fx cls_ex[TAX__COUNT] = {0}, line_ex[8] = {0};
+	for (int k = 0; k < SYN_GROUPS; k++) {
+		const wave_group *g = &s->g[k];
+		exposed_group(&got, g);
+		int64_t lo = INT64_MAX, hi = INT64_MIN;
+		for (size_t w = 0; w < g->n; w++) {
+			lo = g->waves[w].begin < lo ? g->waves[w].begin : lo;
+			hi = g->waves[w].end > hi ? g->waves[w].end : hi;
+		}
+		window += hi - lo;
+		/* per cycle of the window: issuing records, stalled records per line 1..6
+		 */
+		size_t n = (size_t)(hi - lo);
+		int *iss = xcalloc(n, sizeof *iss), (*cnt)[8] = xcalloc(n, sizeof *cnt);
+		for (size_t w = 0; w < g->n; w++)
+			for (size_t i = 0; i < g->waves[w].n_insts; i++) {
+				const att_wave_inst *in = &g->waves[w].insts[i];
+				int64_t st = in->stall > 0 ? in->stall : 0;
+				for (int64_t c = in->time; c < in->time + in->duration; c++)
+					if (c >= lo && c < hi && c >= in->time + st)
+						iss[c - lo]++;
+				for (int64_t c = in->time; c < in->time + st; c++)
+					if (c >= lo && c < hi)
+						cnt[c - lo][in->line]++;
+			}
+		for (size_t c = 0; c < n; c++) {
+			int total = 0;
+			for (int l = 1; l <= 6; l++)
+				total += cnt[c][l];
+			if (iss[c])
+				issue++;
+			else if (!total)
+				empty++;
+			else {
+				exposed++;
+				for (int l = 1; l <= 6; l++) {
+					if (!cnt[c][l])
+						continue;
+					long i = line_index_find(&li, l);
+					exposed_fx u = (exposed_fx)cnt[c][l] * EXPOSED_UNIT / total;
+					cls_ex[i >= 0 ? d->insts[i].klass : TAX_OTHER] += u;
+					if (i >= 0)
+						line_ex[i] += u;
+				}
+			}
+		}
+		free(iss);
+		free(cnt);
+	}
+	CHECK_INT(got.window, window);
+	CHECK_INT(got.issue, issue);
+	CHECK_INT(got.empty, empty);
+	CHECK_INT(got.exposed, exposed);
+	CHECK(exposed > 0 && empty > 0);
+	CHECK(!memcmp(got.cls_exposed, cls_ex, sizeof cls_ex));
+	CHECK(!memcmp(got.line_exposed, line_ex, d->n_insts * sizeof *line_ex));
+	exposed_release(&got);
+	line_index_release(&li);
+}
+
+/* Groups of waves in order take the block sweep, the others (a record listed out of order)
+ * the event merge; both give the definition's figures, windows of a few hundred cycles or
+ * of a few hundred thousand (many blocks, intervals cut at block ends). */
+TEST(exposed_group_matches_cycle_by_cycle_definition)
+{
+	static syn s;
+	static const int64_t scales[] = {1, 97};
+	for (int i = 0; i < 2; i++) {
+		trace_dispatch d;
+		syn_build_shuffled(&s, &d);
+		check_definition(&s, &d, scales[i]);
+		syn_release(&s, &d);
+	}
+}
+
+/* 20 waves stalled at once (more than a SIMD holds: a malformed group) take the event
+ * merge: each stalls 0..40 on line 1 (odd waves) or 4 (even), then issues 40..41, in a
+ * window 0..100. Split 20 ways between two lines, 10 records each, every share is still
+ * whole. */
+TEST(exposed_group_more_waves_than_a_simd)
+{
+	static syn s;
+	trace_dispatch d;
+	syn_build(&s, &d);
+	att_wave many[20];
+	for (int w = 0; w < 20; w++) {
+		att_wave_init(&many[w]);
+		many[w].begin = 0;
+		many[w].end = 100;
+		many[w].insts = xcalloc(1, sizeof *many[w].insts);
+		many[w].n_insts = many[w].cap_insts = 1;
+		many[w].insts[0] = (att_wave_inst){0, 9, 40, 41, w % 2 ? 1 : 4};
+	}
+	wave_group g = {0, 0, 0, many, 20};
+	exposed_acc a;
+	exposed_init(&a, &d);
+	exposed_group(&a, &g);
+	CHECK_INT(a.window, 100);
+	CHECK_INT(a.exposed, 40);
+	CHECK_INT(a.issue, 1);
+	CHECK_INT(a.empty, 59);
+	CHECK(a.line_exposed[0] == (exposed_fx)20 * EXPOSED_UNIT); /* line 1 */
+	CHECK(a.line_exposed[3] == (exposed_fx)20 * EXPOSED_UNIT); /* line 4 */
+	CHECK(a.cls_exposed[TAX_VMEM_WAIT] == (exposed_fx)20 * EXPOSED_UNIT);
+	CHECK(a.cls_stall[TAX_BARRIER] == 400 && a.line_stall[0] == 400);
+	exposed_release(&a);
+	for (int w = 0; w < 20; w++)
+		att_wave_release(&many[w]);
+	syn_release(&s, &d);
+}

@@ -1,125 +1,29 @@
-/* Exposed stall by merging the waves of one SIMD (exposed_stall.h). */
-#include "core/analysis/exposed_stall.h"
+/* Exposed stall of the waves of one SIMD (exposed_stall.h), swept block by block.
+ *
+ * A group whose waves are each in order (a record starts no earlier than the previous one's last
+ * event: every corpus wave but a handful) has at most one stalled record a wave at any time, so
+ * at most as many as waves overlap; with at most EXPOSED_MAX_STALLED of them the result is a
+ * sum over cycles that needs no merge: the window is cut into blocks of EXPOSED_BLOCK cycles,
+ * and per block the live waves' issue and stall intervals are added as +1/-1 at their clipped
+ * ends, a prefix sum classifies each cycle (issue, exposed, empty) and accumulates phi, the
+ * share one stalled record gets from the block's start to each cycle (EXPOSED_UNIT / k for an
+ * exposed cycle with k stalled records), and a stall interval's share is phi at its end minus
+ * phi at its start. Every buffer is one block long and reused, and each record is read a few
+ * times while its group is still in cache, so the sweep neither faults pages nor misses cache as
+ * the global event sort did. Other groups (malformed files) take the event merge of
+ * exposed_events.c, which gives the same figures where both apply. */
+#include "core/analysis/exposed_int.h"
 
 #include "base/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* 16 bytes, so that sorting moves half of what it did: an instruction index fits 32 bits
- * (code.json is at most FLYPROF_LIMIT_ATT bytes, far fewer than 2^31 rows), a class 8. */
-typedef struct ev {
-	int64_t t;
-	int32_t inst; /* index into d->insts, -1 when the line is unknown */
-	uint8_t kind; /* 0 issue, 1 stall */
-	int8_t delta; /* +1 start, -1 end */
-	uint8_t cls;
-} ev;
+/* Cycles a block: its buffers (4 + 4 + 4 bytes a cycle) stay in L1/L2, and a block's phi fits 32
+ * bits (EXPOSED_BLOCK * EXPOSED_UNIT < 2^32). */
+#define EXPOSED_BLOCK 4096
 
-#define EV_RADIX_BITS 11
-
-/* Bucket sort by the time itself when the window is this small (a counter per cycle). */
-#define EV_COUNT_MAX ((uint64_t)1 << 21)
-
-/* Stable LSD radix sort on t - lo, 11 bits a pass. */
-static ev *radix_events(ev *evs, ev *tmp, size_t n, int64_t lo, uint64_t range)
-{
-	ev *src = evs, *dst = tmp;
-	size_t pos[1u << EV_RADIX_BITS]; /* 16 KB */
-	for (unsigned shift = 0; shift < 64 && range >> shift; shift += EV_RADIX_BITS) {
-		const uint64_t mask = (1u << EV_RADIX_BITS) - 1;
-		memset(pos, 0, sizeof pos);
-		for (size_t i = 0; i < n; i++)
-			pos[((uint64_t)src[i].t - (uint64_t)lo) >> shift & mask]++;
-		size_t sum = 0;
-		for (size_t k = 0; k <= mask; k++) {
-			size_t c = pos[k];
-			pos[k] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < n; i++)
-			dst[pos[((uint64_t)src[i].t - (uint64_t)lo) >> shift & mask]++] = src[i];
-		ev *t = src;
-		src = dst;
-		dst = t;
-	}
-	return src;
-}
-
-/* Counts an event at time t (ev_lo <= t) for the counting sort: cnt[t - ev_lo + 1]. */
-static inline void count_event(uint32_t *cnt, int64_t ev_lo, int64_t t)
-{
-	if (cnt)
-		cnt[(uint64_t)t - (uint64_t)ev_lo + 1]++;
-}
-
-/* Sorts the events by time, events of equal time kept in the order they were made (the order
- * the merge sort of qsort gave, without its compares and moves, which were half of report's
- * time). The events' times span [ev_lo, ev_lo + range]. When that is short (a few hundred
- * thousand cycles a SIMD in the corpus) `cnt` holds one counter per cycle, counted as the
- * events were made (count_event), and each event moves once, the moves of one wave's events
- * going forward through the output, where radix passes scattered them over 2,048 places twice.
- * Without cnt (a long span) the events take the radix sort. Returns the sorted array, which is
- * evs or tmp (both n long). */
-static ev *sort_events(ev *evs, ev *tmp, size_t n, uint32_t *cnt, int64_t ev_lo, uint64_t range)
-{
-	if (n < 2)
-		return evs;
-	if (!cnt)
-		return radix_events(evs, tmp, n, ev_lo, range);
-	for (uint64_t k = 1; k <= range + 1; k++)
-		cnt[k] += cnt[k - 1];
-	for (size_t i = 0; i < n; i++)
-		tmp[cnt[(uint64_t)evs[i].t - (uint64_t)ev_lo]++] = evs[i];
-	return tmp;
-}
-
-void exposed_init(exposed_acc *a, const trace_dispatch *d)
-{
-	memset(a, 0, sizeof *a);
-	a->d = d;
-	line_index_init(&a->lines, d);
-	a->line_exposed = xcalloc(d->n_insts ? d->n_insts : 1, sizeof *a->line_exposed);
-	a->line_stall = xcalloc(d->n_insts ? d->n_insts : 1, sizeof *a->line_stall);
-}
-
-void exposed_release(exposed_acc *a)
-{
-	free(a->line_exposed);
-	free(a->line_stall);
-	line_index_release(&a->lines);
-	memset(a, 0, sizeof *a);
-}
-
-static int class_of(const trace_dispatch *d, long i)
-{
-	if (i < 0)
-		return TAX_OTHER;
-	int k = d->insts[i].klass;
-	return k >= 0 && k < TAX__COUNT ? k : TAX_OTHER;
-}
-
-/* The stalled records active now: (inst, class, count), at most one per wave. */
-typedef struct active {
-	long inst;
-	int cls, n;
-} active;
-
-static void active_add(active *act, size_t *n, size_t cap, long inst, int cls, int delta)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (act[i].inst == inst && act[i].cls == cls) {
-			act[i].n += delta;
-			if (act[i].n <= 0)
-				act[i] = act[--*n];
-			return;
-		}
-	if (delta > 0 && *n < cap) /* overlapping stalls of one wave (a malformed file) */
-		act[(*n)++] = (active){inst, cls, delta};
-}
-
-/* units[k]: EXPOSED_UNIT / k, one stalled record's share of a cycle split k ways. */
-static const uint32_t units_per_share[17] = {
+const uint32_t exposed_units_per_share[EXPOSED_MAX_STALLED + 1] = {
     0,
     EXPOSED_UNIT / 1,
     EXPOSED_UNIT / 2,
@@ -139,118 +43,281 @@ static const uint32_t units_per_share[17] = {
     EXPOSED_UNIT / 16,
 };
 
-/* n of `total` stalled records' share of len cycles, in units. Exact for total <= 16. More
- * records stalled at once than a SIMD holds waves happens only in a malformed file (overlapping
- * records of one wave); their share is rounded down to a unit (an error below 1/720720 cycle a
- * share), still the same whatever the order of addition. */
-static inline exposed_fx share_units(int64_t len, int n, int total)
+void exposed_init(exposed_acc *a, const trace_dispatch *d)
 {
-	if (total <= 16)
-		return (exposed_fx)(uint64_t)len * (uint64_t)n * units_per_share[total];
-	return (exposed_fx)(uint64_t)len * (uint64_t)n * EXPOSED_UNIT / (uint64_t)total;
+	memset(a, 0, sizeof *a);
+	a->d = d;
+	line_index_init(&a->lines, d);
+	a->line_exposed = xcalloc(d->n_insts ? d->n_insts : 1, sizeof *a->line_exposed);
+	a->line_stall = xcalloc(d->n_insts ? d->n_insts : 1, sizeof *a->line_stall);
 }
 
-static void segment(exposed_acc *a, int64_t len, int issuing, const active *act, size_t n_act)
+void exposed_release(exposed_acc *a)
 {
-	if (len <= 0)
-		return;
-	if (issuing > 0) {
-		a->issue += len;
-		return;
+	struct exposed_scratch *x = a->scratch;
+	if (x) {
+		free(x->in_order);
+		free(x->first);
+		free(x->ends);
+		free(x->order);
+		free(x->pos);
+		free(x->live);
+		free(x->d_issue);
+		free(x->d_stall);
+		free(x->phi);
+		exposed_events_release(x->ev);
+		free(x);
 	}
-	int total = 0;
-	for (size_t i = 0; i < n_act; i++)
-		total += act[i].n;
-	if (total <= 0) {
-		a->empty += len;
-		return;
+	free(a->line_exposed);
+	free(a->line_stall);
+	line_index_release(&a->lines);
+	memset(a, 0, sizeof *a);
+}
+
+int exposed_class_of(const trace_dispatch *d, long i)
+{
+	if (i < 0)
+		return TAX_OTHER;
+	int k = d->insts[i].klass;
+	return k >= 0 && k < TAX__COUNT ? k : TAX_OTHER;
+}
+
+/* The scratch sized for a group of n waves. */
+static struct exposed_scratch *scratch_for(exposed_acc *a, size_t n)
+{
+	if (!a->scratch) {
+		a->scratch = xcalloc(1, sizeof *a->scratch);
+		a->scratch->d_issue = xmalloc((EXPOSED_BLOCK + 1) * sizeof *a->scratch->d_issue);
+		a->scratch->d_stall = xmalloc((EXPOSED_BLOCK + 1) * sizeof *a->scratch->d_stall);
+		a->scratch->phi = xmalloc((EXPOSED_BLOCK + 1) * sizeof *a->scratch->phi);
 	}
-	a->exposed += len;
-	for (size_t i = 0; i < n_act; i++) {
-		exposed_fx share = share_units(len, act[i].n, total);
-		a->cls_exposed[act[i].cls] += share;
-		if (act[i].inst >= 0)
-			a->line_exposed[act[i].inst] += share;
+	struct exposed_scratch *x = a->scratch;
+	if (n > x->cap_w) {
+		size_t cap = n > 2 * x->cap_w ? n : 2 * x->cap_w;
+		x->in_order = xrealloc(x->in_order, cap * sizeof *x->in_order);
+		x->first = xrealloc(x->first, cap * sizeof *x->first);
+		x->ends = xrealloc(x->ends, cap * sizeof *x->ends);
+		x->order = xrealloc(x->order, cap * sizeof *x->order);
+		x->pos = xrealloc(x->pos, cap * sizeof *x->pos);
+		x->live = xrealloc(x->live, cap * sizeof *x->live);
+		x->cap_w = cap;
 	}
+	return x;
+}
+
+/* The time of a record's last event; 0 when it makes none (no stall, no issue). */
+static inline int record_last(const att_wave_inst *in, int64_t *last)
+{
+	int64_t st = in->stall > 0 ? in->stall : 0;
+	if (in->duration > st)
+		*last = in->time + in->duration;
+	else if (st > 0)
+		*last = in->time + st;
+	else
+		return 0;
+	return 1;
+}
+
+/* Sums a wave's stall, and notes whether its records are in order, its first record's time and
+ * its last event's; 0 when it makes no event. */
+static int wave_check(exposed_acc *a, const att_wave *w, uint8_t *in_order, int64_t *first,
+		      int64_t *end)
+{
+	int64_t prev = INT64_MIN;
+	int ok = 1, any = 0;
+	for (size_t r = 0; r < w->n_insts; r++) {
+		const att_wave_inst *in = &w->insts[r];
+		int64_t last;
+		if (!record_last(in, &last))
+			continue;
+		if (in->stall > 0) {
+			long i = exposed_inst_of(a, in);
+			a->cls_stall[exposed_class_of(a->d, i)] += (uint64_t)in->stall;
+			if (i >= 0)
+				a->line_stall[i] += (uint64_t)in->stall;
+		}
+		if (!any)
+			*first = in->time, any = 1;
+		ok &= in->time >= prev;
+		prev = last > prev ? last : prev;
+	}
+	*in_order = (uint8_t)ok;
+	*end = prev;
+	return any;
+}
+
+static int cmp_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	return (a > b) - (a < b);
+}
+
+static int order_cmp(const void *pa, const void *pb, void *arg)
+{
+	const int64_t *first = arg;
+	size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
+	if (first[x] != first[y])
+		return first[x] < first[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* The most waves whose [first, end) overlap at one time: ends[0..n) are sorted in place, order
+ * is by first. */
+static size_t max_overlap(const size_t *order, const int64_t *first, int64_t *ends, size_t n)
+{
+	qsort(ends, n, sizeof *ends, cmp_i64);
+	size_t most = 0, now = 0, j = 0;
+	for (size_t i = 0; i < n; i++) {
+		while (j < n && ends[j] <= first[order[i]])
+			j++, now--;
+		now++;
+		most = now > most ? now : most;
+	}
+	return most;
+}
+
+/* Adds +1 at b and -1 at e, clipped to the block [b0, b0 + len), to d. */
+static inline void add_interval(int32_t *d, int64_t b, int64_t e, int64_t b0, int64_t len)
+{
+	int64_t i0 = b > b0 ? b - b0 : 0, i1 = e - b0 < len ? e - b0 : len;
+	if (i0 < i1) {
+		d[i0]++;
+		d[i1]--;
+	}
+}
+
+/* The live waves' intervals in [b0, b0 + len). */
+static void block_intervals(struct exposed_scratch *x, const wave_group *g, size_t n_live,
+			    int64_t b0, int64_t len)
+{
+	int64_t b1 = b0 + len;
+	for (size_t j = 0; j < n_live; j++) {
+		size_t w = x->live[j];
+		const att_wave_inst *end = g->waves[w].insts + g->waves[w].n_insts;
+		for (const att_wave_inst *in = x->pos[w]; in < end && in->time < b1; in++) {
+			int64_t st = in->stall > 0 ? in->stall : 0;
+			if (st > 0)
+				add_interval(x->d_stall, in->time, in->time + st, b0, len);
+			if (in->duration > st)
+				add_interval(x->d_issue, in->time + st, in->time + in->duration, b0,
+					     len);
+		}
+	}
+}
+
+/* Classifies the block's cycles from the per-cycle changes; phi[k]: one stalled record's share
+ * of cycles b0 .. b0 + k - 1. */
+static void block_cycles(exposed_acc *a, struct exposed_scratch *x, int64_t len)
+{
+	const int32_t *di = x->d_issue, *ds = x->d_stall;
+	uint32_t *phi = x->phi, sum = 0;
+	int32_t issuing = 0, stalled = 0;
+	int64_t issue = 0, exposed = 0;
+	phi[0] = 0;
+	for (int64_t k = 0; k < len; k++) {
+		issuing += di[k];
+		stalled += ds[k];
+		/* stalled <= EXPOSED_MAX_STALLED: the group's waves overlap no more (exposed_group)
+		 */
+		int32_t split = issuing > 0 ? 0 : stalled;
+		issue += issuing > 0;
+		exposed += split > 0;
+		sum += exposed_units_per_share[split];
+		phi[k + 1] = sum;
+	}
+	a->issue += issue;
+	a->exposed += exposed;
+}
+
+/* Gives the live waves' stall intervals their shares of [b0, b0 + len) and moves each wave past
+ * the records done by the block's end; returns how many waves are still live. */
+static size_t block_shares(exposed_acc *a, struct exposed_scratch *x, const wave_group *g,
+			   size_t n_live, int64_t b0, int64_t len, int64_t hi)
+{
+	int64_t b1 = b0 + len;
+	const uint32_t *phi = x->phi;
+	for (size_t j = 0; j < n_live;) {
+		size_t w = x->live[j];
+		const att_wave_inst *end = g->waves[w].insts + g->waves[w].n_insts;
+		const att_wave_inst *in = x->pos[w], *done = in;
+		for (; in < end && in->time < b1; in++) {
+			int64_t st = in->stall > 0 ? in->stall : 0, last;
+			if (st > 0) {
+				int64_t i0 = in->time > b0 ? in->time - b0 : 0;
+				int64_t i1 = in->time + st - b0 < len ? in->time + st - b0 : len;
+				if (i0 < i1 && phi[i1] != phi[i0]) {
+					long i = exposed_inst_of(a, in);
+					exposed_fx share = phi[i1] - phi[i0];
+					a->cls_exposed[exposed_class_of(a->d, i)] += share;
+					if (i >= 0)
+						a->line_exposed[i] += share;
+				}
+			}
+			if (done == in && (!record_last(in, &last) || last <= b1))
+				done = in + 1;
+		}
+		x->pos[w] = done;
+		if (done == end || done->time >= hi)
+			x->live[j] = x->live[--n_live];
+		else
+			j++;
+	}
+	return n_live;
+}
+
+/* The block sweep of a group (the file's head comment); order holds its n waves with events by
+ * first record, pos their first records. */
+static void group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_t hi, size_t n)
+{
+	struct exposed_scratch *x = a->scratch;
+	size_t next = 0, n_live = 0;
+	int64_t b0 = n ? x->first[x->order[0]] : hi, issue0 = a->issue, exposed0 = a->exposed;
+	b0 = b0 > lo ? b0 : lo;
+	while (b0 < hi) {
+		int64_t len = hi - b0 > EXPOSED_BLOCK ? EXPOSED_BLOCK : hi - b0, b1 = b0 + len;
+		while (next < n && x->first[x->order[next]] < b1)
+			x->live[n_live++] = x->order[next++];
+		memset(x->d_issue, 0, (size_t)(len + 1) * sizeof *x->d_issue);
+		memset(x->d_stall, 0, (size_t)(len + 1) * sizeof *x->d_stall);
+		block_intervals(x, g, n_live, b0, len);
+		block_cycles(a, x, len);
+		n_live = block_shares(a, x, g, n_live, b0, len, hi);
+		/* the next block starts where the next record does, or right here */
+		int64_t nb = next < n ? x->first[x->order[next]] : INT64_MAX;
+		for (size_t j = 0; j < n_live; j++)
+			nb = x->pos[x->live[j]]->time < nb ? x->pos[x->live[j]]->time : nb;
+		if (nb == INT64_MAX)
+			break;
+		b0 = nb > b1 ? nb : b1;
+	}
+	a->empty += (hi - lo) - (a->issue - issue0) - (a->exposed - exposed0);
 }
 
 void exposed_group(exposed_acc *a, const wave_group *g)
 {
-	size_t n_ev = 0, cap = 0;
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	for (size_t w = 0; w < g->n; w++) {
-		cap += 4 * g->waves[w].n_insts;
 		lo = g->waves[w].begin < lo ? g->waves[w].begin : lo;
 		hi = g->waves[w].end > hi ? g->waves[w].end : hi;
 	}
 	if (!g->n || hi <= lo)
 		return;
-	/* the events' times, for the sort (records can start before their wave's begin) */
-	int64_t ev_lo = INT64_MAX, ev_hi = INT64_MIN;
-	for (size_t w = 0; w < g->n; w++)
-		for (size_t r = 0; r < g->waves[w].n_insts; r++) {
-			const att_wave_inst *in = &g->waves[w].insts[r];
-			int64_t st = in->stall > 0 ? in->stall : 0;
-			if (st > 0 || in->duration > st) {
-				int64_t last =
-				    in->duration > st ? in->time + in->duration : in->time + st;
-				ev_lo = in->time < ev_lo ? in->time : ev_lo;
-				ev_hi = last > ev_hi ? last : ev_hi;
-			}
-		}
-	uint64_t range = ev_lo <= ev_hi ? (uint64_t)ev_hi - (uint64_t)ev_lo : 0;
-	uint32_t *cnt =
-	    ev_lo <= ev_hi && range < EV_COUNT_MAX && range <= 8 * (uint64_t)cap && cap < UINT32_MAX
-		? xcalloc(range + 2, sizeof *cnt)
-		: NULL;
-	ev *evs = xmalloc((cap ? cap : 1) * sizeof *evs);
-	for (size_t w = 0; w < g->n; w++)
-		for (size_t r = 0; r < g->waves[w].n_insts; r++) {
-			const att_wave_inst *in = &g->waves[w].insts[r];
-			long i = in->line > 0 ? line_index_find(&a->lines, in->line) : -1;
-			int c = class_of(a->d, i);
-			int64_t st = in->stall > 0 ? in->stall : 0;
-			if (st > 0) {
-				a->cls_stall[c] += (uint64_t)st;
-				if (i >= 0)
-					a->line_stall[i] += (uint64_t)st;
-				evs[n_ev++] = (ev){in->time, (int32_t)i, 1, +1, (uint8_t)c};
-				evs[n_ev++] = (ev){in->time + st, (int32_t)i, 1, -1, (uint8_t)c};
-				count_event(cnt, ev_lo, in->time);
-				count_event(cnt, ev_lo, in->time + st);
-			}
-			if (in->duration > st) {
-				evs[n_ev++] = (ev){in->time + st, -1, 0, +1, 0};
-				evs[n_ev++] = (ev){in->time + in->duration, -1, 0, -1, 0};
-				count_event(cnt, ev_lo, in->time + st);
-				count_event(cnt, ev_lo, in->time + in->duration);
-			}
-		}
-	ev *tmp = xmalloc((n_ev ? n_ev : 1) * sizeof *tmp);
-	const ev *sorted = sort_events(evs, tmp, n_ev, cnt, ev_lo, range);
-	free(cnt);
-	active *act = xcalloc(g->n + 1, sizeof *act);
-	size_t n_act = 0;
-	int issuing = 0;
-	int64_t prev = lo;
-	for (size_t k = 0; k < n_ev;) {
-		int64_t t = sorted[k].t < lo ? lo : sorted[k].t > hi ? hi : sorted[k].t;
-		segment(a, t - prev, issuing, act, n_act);
-		prev = t > prev ? t : prev;
-		for (int64_t now = sorted[k].t; k < n_ev && sorted[k].t == now; k++) {
-			if (sorted[k].kind == 0)
-				issuing += sorted[k].delta;
-			else
-				active_add(act, &n_act, g->n + 1, sorted[k].inst, sorted[k].cls,
-					   sorted[k].delta);
-		}
+	struct exposed_scratch *x = scratch_for(a, g->n);
+	size_t n = 0;
+	int all_in_order = 1;
+	for (size_t w = 0; w < g->n; w++) {
+		x->pos[w] = g->waves[w].insts;
+		if (wave_check(a, &g->waves[w], &x->in_order[w], &x->first[w], &x->ends[n]))
+			x->order[n++] = w;
+		all_in_order &= x->in_order[w];
 	}
-	segment(a, hi - prev, issuing, act, n_act);
+	qsort_r(x->order, n, sizeof *x->order, order_cmp, x->first);
+	if (all_in_order && max_overlap(x->order, x->first, x->ends, n) <= EXPOSED_MAX_STALLED)
+		group_blocks(a, g, lo, hi, n);
+	else
+		exposed_events_group(a, g, lo, hi);
 	a->window += hi - lo;
 	a->simds++;
-	free(act);
-	free(tmp);
-	free(evs);
 }
 
 void exposed_merge(exposed_acc *dst, const exposed_acc *src)
@@ -325,7 +392,7 @@ jv *exposed_to_json(const exposed_acc *a, size_t top_lines)
 		jv_set_int(e, "code_line", t->code_line);
 		jv_set_str(e, "isa", t->isa ? t->isa : "");
 		jv_set_str(e, "source", t->source ? t->source : "");
-		jv_set_str(e, "class", tax_class_name((tax_class)class_of(a->d, idx[k])));
+		jv_set_str(e, "class", tax_class_name((tax_class)exposed_class_of(a->d, idx[k])));
 		jv_set_round(e, "stall", (double)a->line_stall[idx[k]], 0);
 		jv_set_round(e, "exposed", cycles_of(a->line_exposed[idx[k]]), 1);
 	}

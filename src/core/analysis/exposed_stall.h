@@ -44,6 +44,7 @@ typedef struct exposed_acc {
 	exposed_fx cls_exposed[TAX__COUNT];    /* units */
 	exposed_fx cls_stall[TAX__COUNT];      /* whole cycles (128 bits: no overflow either) */
 	exposed_fx *line_exposed, *line_stall; /* the same, indexed like d->insts */
+	struct exposed_scratch *scratch;       /* exposed_group's buffers, kept across groups */
 } exposed_acc;
 
 void exposed_init(exposed_acc *a, const trace_dispatch *d);
