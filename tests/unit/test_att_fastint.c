@@ -77,11 +77,11 @@ rows_v3(const char *p, const char *end, int n, int64_t *v, size_t max_rows, size
 #endif
 
 #if ATT_FAST_AVX2
-/* The shuffle row path, which the instruction reader takes on an AVX2 CPU. */
-static const char *rows5_avx2(const char *p, const char *end, int n, int64_t *v, size_t max_rows,
-			      size_t *k)
+/* The shuffle row paths, which the wave reader takes on an AVX2 CPU (rows of 5 and of 2). */
+static const char *rows_avx2(const char *p, const char *end, int n, int64_t *v, size_t max_rows,
+			     size_t *k)
 {
-	return att_fast_rows5_avx2(p, end, n, v, max_rows, k);
+	return att_fast_rows_avx2(p, end, n, v, max_rows, k);
 }
 #endif
 
@@ -141,7 +141,7 @@ static void check_rows(const char *b, size_t len, size_t room, int n, size_t mus
 #endif
 #if ATT_FAST_AVX2
 	if (att_fast_have_avx2())
-		check_rows_with(rows5_avx2, b, len, room, n, must_take);
+		check_rows_with(rows_avx2, b, len, room, n, must_take);
 #endif
 }
 
@@ -267,6 +267,55 @@ TEST(att_fast_rows_instruction_shapes)
 	}
 }
 
+/* Rows of 2 (a timeline's [state, duration], a waitcnt's [producer, 0]) with 1..20 digits per
+ * number, at any offset, and each changed at one byte: against the reference. Runs of valid
+ * rows with numbers of at most 16 digits must be taken whole. */
+TEST(att_fast_rows_pair_shapes)
+{
+	static const char bytes[] = " -0,]x.e[9\n\t+";
+	static const unsigned lens[] = {1, 1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17};
+	char b[1600], m[1600];
+	for (int it = 0; it < 20000; it++) {
+		size_t rows = 1 + rnd(it % 2 ? 3 : 40);
+		int take = 1;
+		size_t L = rnd(64), at = L;
+		memset(b, ' ', L);
+		for (size_t r = 0; r < rows; r++) {
+			b[L++] = '[';
+			for (int i = 0; i < 2; i++) {
+				unsigned d = rnd(8) == 0 ? 1 + rnd(20) : lens[rnd(12)];
+				take &= d <= 16;
+				L += put_digits(b + L, d);
+				b[L++] = i == 0 ? ',' : ']';
+			}
+			b[L++] = r + 1 < rows ? ',' : ']';
+		}
+		memset(b + L, ' ', sizeof b - L);
+		check_rows(b + at, L - at, 120, 2, take ? rows : 0);
+		memcpy(m, b, sizeof m);
+		size_t where = at + 1 + rnd((unsigned)(L - at - 1));
+		int first_digit = (m[where - 1] == ',' || m[where - 1] == '[') && m[where] >= '0' &&
+				  m[where] <= '9';
+		if (first_digit && rnd(3) == 0) {
+			memmove(m + where + 1, b + where, L - where);
+			m[where] = '0';
+		} else {
+			m[where] = bytes[rnd(sizeof bytes - 1)];
+		}
+		check_rows(m + at, L - at + 1, 120, 2, 0);
+	}
+	char z[256];
+	static const char *const bad[] = {
+	    "[,1]",   "[1,]",	"[1]",	  "[1,2,3]",	   "[01,2]",	    "[1,02]",
+	    "[-1,2]", "[1, 2]", "[1,2 ]", "[1.0,2]",	   "[1,,2]",	    "[]",
+	    "[1,2]]", "[1,2][", "[1;2]",  "[123456789,1]", "[1,123456789]", "[0,0],[00,1]"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		int n = snprintf(z, sizeof z, "[7,6],%s,[1,2]]", bad[i]);
+		memset(z + n, ' ', sizeof z - (size_t)n);
+		check_rows(z, (size_t)n, 150, 2, 0);
+	}
+}
+
 /* Near the end of the buffer every build declines, and never reads past it: the buffer is
  * allocated to its exact size, so ASan (make asan) sees any byte read beyond. */
 TEST(att_fast_rows_stop_before_the_end)
@@ -283,7 +332,7 @@ TEST(att_fast_rows_stop_before_the_end)
 		CHECK(q == NULL || (q > b && q < b + L && k > 0 && v[0] == 54164));
 #if ATT_FAST_AVX2
 		if (att_fast_have_avx2()) {
-			q = att_fast_rows5_avx2(b, b + L, 5, v, 64, &k);
+			q = att_fast_rows_avx2(b, b + L, 5, v, 64, &k);
 			CHECK(q == NULL || (q > b && q < b + L && k > 0 && v[0] == 54164));
 			if (L > 2 * ATT_FAST_ROW5_SLACK)
 				CHECK(q != NULL && k >= (L - ATT_FAST_ROW5_SLACK) / 16);

@@ -265,6 +265,9 @@ extern const int8_t att_fast_tail16[32];
 extern uint8_t att_fast_row5_id[1u << ATT_FAST_ROW5_KEY_BITS];
 extern int8_t att_fast_row5_shuf[256][16];
 
+/* The compiler forgets what v holds (a constant kept in a register, not rebuilt). */
+#define ATT_FAST_OPAQUE(v) __asm__("" : "+x"(v))
+
 /* Bytes that must be readable after the '[' of a row the AVX2 path reads. */
 #define ATT_FAST_ROW5_SLACK 64
 
@@ -281,18 +284,24 @@ att_fast_rows5_avx2(const char *p, const char *end, int n, int64_t *v, size_t ma
 	if (n != 5)
 		return att_fast_rows(p, end, n, v, max_rows, k);
 	*k = 0;
-	const char *last = NULL;
 	if (end - p < ATT_FAST_ROW5_SLACK + 1 || *p != '[')
 		return NULL;
-	const char *q = p + 1; /* the row's first byte */
-	int64_t *row = v;
-	const __m256i shift = _mm256_set1_epi8((char)(0x80 - '0')), lim = _mm256_set1_epi8(-118);
-	const __m256i comma = _mm256_set1_epi8(','), close = _mm256_set1_epi8(']');
-	const __m256i zero = _mm256_set1_epi8('0');
+	__m256i shift = _mm256_set1_epi8((char)(0x80 - '0')), lim = _mm256_set1_epi8(-118);
+	__m256i comma = _mm256_set1_epi8(','), close = _mm256_set1_epi8(']');
+	__m256i zero = _mm256_set1_epi8('0');
 	const __m256i tens = _mm256_set1_epi16(0x010A); /* bytes 10, 1 */
 	const __m256i hundreds = _mm256_set1_epi32(0x00010064);
 	const __m128i myriads = _mm_set1_epi32(0x00012710);
-	while (*k < max_rows && end - q >= ATT_FAST_ROW5_SLACK) {
+	/* Held in registers: GCC otherwise rebuilds each broadcast inside the loop. */
+	ATT_FAST_OPAQUE(shift);
+	ATT_FAST_OPAQUE(lim);
+	ATT_FAST_OPAQUE(comma);
+	ATT_FAST_OPAQUE(close);
+	ATT_FAST_OPAQUE(zero);
+	const char *last = NULL, *q = p + 1; /* q: the row's first byte */
+	const char *stop = end - ATT_FAST_ROW5_SLACK;
+	int64_t *row = v, *row_end = v + 5 * max_rows;
+	while (row < row_end && q <= stop) {
 		__m256i x = _mm256_loadu_si256((const __m256i *)(const void *)q);
 #define FR_MASK(c) ((uint64_t)(uint32_t)_mm256_movemask_epi8(c))
 		uint64_t dg = FR_MASK(_mm256_cmpgt_epi8(lim, _mm256_add_epi8(x, shift)));
@@ -306,7 +315,7 @@ att_fast_rows5_avx2(const char *p, const char *end, int n, int64_t *v, size_t ma
 		uint64_t valid = (1ull << e) - 1;
 		uint64_t commas = cm & valid, ends = commas | 1ull << e;
 		if (((dg | commas) & valid) != valid || ((1u | commas << 1) & zr & dg >> 1))
-			return last; /* a byte other than a digit or ',', or a leading zero */
+			break; /* a byte other than a digit or ',', or a leading zero */
 		unsigned p0 = (unsigned)__builtin_ctzll(ends); /* the first number's length */
 		uint64_t key = ends >> (p0 + 1);
 		unsigned id;
@@ -331,14 +340,82 @@ att_fast_rows5_avx2(const char *p, const char *end, int n, int64_t *v, size_t ma
 			_mm256_storeu_si256((__m256i *)(void *)(row + 1),
 					    _mm256_cvtepu32_epi64(_mm256_extracti128_si256(q4, 1)));
 		} else if ((dg << 1 & ends) != ends || !att_fast_row_ints(q, ends, e, 5, row)) {
-			return last; /* an empty number, not 5 numbers, or one over 16 digits */
+			break; /* an empty number, not 5 numbers, or one over 16 digits */
 		}
-		(*k)++;
 		row += 5;
 		last = q + e + 1;
 		if (q[e + 1] != ',' || q[e + 2] != '[')
-			return last; /* the end of the array, or anything unusual */
+			break; /* the end of the array, or anything unusual */
 		q += e + 3;
+	}
+	*k = (size_t)(row - v) / 5;
+	return last;
+}
+#endif
+
+#if ATT_FAST_AVX2
+/* att_fast_row2_shuf[a][e]: for a row "x,y]" whose ',' is at a (1..8) and ']' at e (a + 2..16,
+ * y of at most 8 digits), the shuffle that right-aligns the digits of x and y into two 8-byte
+ * lanes (-128: a zero byte). Built with the other tables in att_fastint.c. */
+extern int8_t att_fast_row2_shuf[9][17][16];
+
+/* att_fast_rows for AVX2, with the same contract. The rows of 5 (instructions) are read by
+ * att_fast_rows5_avx2; the rows of 2 (a wave's timeline, a waitcnt's producers) are short, so
+ * they keep the 64-byte windows of att_fast_rows, and each row's two numbers are converted by
+ * one shuffle (att_fast_row2_shuf) and multiply-adds instead of a multiply chain each. */
+ATT_FAST_AVX2_FN static inline const char *
+att_fast_rows_avx2(const char *p, const char *end, int n, int64_t *v, size_t max_rows, size_t *k)
+{
+	if (n == 5)
+		return att_fast_rows5_avx2(p, end, n, v, max_rows, k);
+	if (n != 2)
+		return att_fast_rows(p, end, n, v, max_rows, k);
+	*k = 0;
+	const char *last = NULL;
+	const __m128i zero = _mm_set1_epi8('0'), tens = _mm_set1_epi16(0x010A);
+	const __m128i hundreds = _mm_set1_epi32(0x00010064), myriads = _mm_set1_epi32(0x00012710);
+	int64_t *row = v;
+	while (end - p >= ATT_FAST_ROWS_SLACK && *k < max_rows) {
+		att_fast_masks64 m = att_fast_classify64(p);
+		unsigned r = 0; /* the current row's '[' in the window */
+		for (;;) {
+			if (r >= 62 || !(m.open >> r & 1) || *k >= max_rows)
+				break;
+			unsigned o = r + 1; /* the row's first byte */
+			uint64_t cl = m.close >> o;
+			if (!cl)
+				break; /* the row ends in the next window */
+			unsigned e = (unsigned)__builtin_ctzll(cl);
+			uint64_t valid = (1ull << e) - 1, dg = m.digit >> o;
+			uint64_t commas = m.comma >> o & valid, ends = commas | 1ull << e;
+			if (((dg | commas) & valid) != valid || (dg << 1 & ends) != ends ||
+			    ((1u | commas << 1) & m.zero >> o & dg >> 1))
+				return last;
+			const char *q = p + o;
+			unsigned a = (unsigned)__builtin_ctzll(commas | 1ull << 63);
+			if (a - 1 < 8 && e <= 16 && e - a - 2 < 8 && !(commas & (commas - 1))) {
+				/* One comma, both numbers of 1..8 digits within 16 bytes. */
+				__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
+				__m128i idx = _mm_load_si128(
+				    (const __m128i *)(const void *)att_fast_row2_shuf[a][e]);
+				__m128i d = _mm_subs_epu8(_mm_shuffle_epi8(x, idx), zero);
+				__m128i q4 = _mm_madd_epi16(_mm_maddubs_epi16(d, tens), hundreds);
+				__m128i q8 = _mm_madd_epi16(_mm_packus_epi32(q4, q4), myriads);
+				_mm_storeu_si128((__m128i *)(void *)row, _mm_cvtepu32_epi64(q8));
+			} else if (!att_fast_row_ints(q, ends, e, 2, row)) {
+				return last;
+			}
+			row += 2;
+			(*k)++;
+			last = q + e + 1;
+			unsigned next = o + e + 1; /* the byte after ']' */
+			if (next > 63 || !(m.comma >> next & 1))
+				return last; /* the end of the array, or anything unusual */
+			r = next + 1;
+		}
+		if (!last || r == 0)
+			break; /* no row ends inside this window: the general path reads it */
+		p += r;
 	}
 	return last;
 }

@@ -197,7 +197,7 @@ ATT_FAST_CLONES static int read_instructions_any(att_scan *s, att_wave *w)
 /* The same with the shuffle row path, on a CPU with AVX2. */
 ATT_FAST_AVX2_FN static int read_instructions_avx2(att_scan *s, att_wave *w)
 {
-	return int_rows_with(att_fast_rows5_avx2, s, 5, 5, INST_ROW, inst_what, (void **)&w->insts,
+	return int_rows_with(att_fast_rows_avx2, s, 5, 5, INST_ROW, inst_what, (void **)&w->insts,
 			     &w->n_insts, &w->cap_insts);
 }
 #endif
@@ -213,13 +213,32 @@ static int read_instructions(att_scan *s, att_wave *w)
 	return read_instructions_any(s, w);
 }
 
-ATT_FAST_CLONES static int read_timeline(att_scan *s, att_wave *w)
+static const char *const state_what[2] = {"an integer (state)", "an integer (state duration)"};
+#define STATE_ROW "a timeline entry [state, duration]"
+
+ATT_FAST_CLONES static int read_timeline_any(att_scan *s, att_wave *w)
 {
-	static const char *what[2] = {"an integer (state)", "an integer (state duration)"};
+	return int_rows(s, 2, 2, STATE_ROW, state_what, (void **)&w->timeline, &w->n_timeline,
+			&w->cap_timeline);
+}
+
+#if ATT_FAST_AVX2
+ATT_FAST_AVX2_FN static int read_timeline_avx2(att_scan *s, att_wave *w)
+{
+	return int_rows_with(att_fast_rows_avx2, s, 2, 2, STATE_ROW, state_what,
+			     (void **)&w->timeline, &w->n_timeline, &w->cap_timeline);
+}
+#endif
+
+static int read_timeline(att_scan *s, att_wave *w)
+{
 	if (att_scan_expect(s, '[', "an array of [state, duration]"))
 		return -1;
-	return int_rows(s, 2, 2, "a timeline entry [state, duration]", what, (void **)&w->timeline,
-			&w->n_timeline, &w->cap_timeline);
+#if ATT_FAST_AVX2
+	if (att_fast_have_avx2())
+		return read_timeline_avx2(s, w);
+#endif
+	return read_timeline_any(s, w);
 }
 
 _Static_assert(sizeof(att_wave_wait) == 2 * sizeof(int64_t), "a row of 2 integers");
@@ -227,14 +246,34 @@ _Static_assert(sizeof(att_wave_wait) == 2 * sizeof(int64_t), "a row of 2 integer
 /* [[producer, 0], ...]: the rows are read into the wait slots as they stand (the second
  * element is not used; only the producer is required), then each becomes (wait_line,
  * producer). */
-ATT_FAST_CLONES static int read_producers(att_scan *s, att_wave *w, int64_t wait_line)
+static const char *const producer_what[1] = {"an integer (producer code line)"};
+#define PRODUCER_ROW "a producer [line, 0]"
+
+ATT_FAST_CLONES static int read_producer_rows_any(att_scan *s, att_wave *w)
 {
-	static const char *what[1] = {"an integer (producer code line)"};
+	return int_rows(s, 2, 1, PRODUCER_ROW, producer_what, (void **)&w->waits, &w->n_waits,
+			&w->cap_waits);
+}
+
+#if ATT_FAST_AVX2
+ATT_FAST_AVX2_FN static int read_producer_rows_avx2(att_scan *s, att_wave *w)
+{
+	return int_rows_with(att_fast_rows_avx2, s, 2, 1, PRODUCER_ROW, producer_what,
+			     (void **)&w->waits, &w->n_waits, &w->cap_waits);
+}
+#endif
+
+static int read_producers(att_scan *s, att_wave *w, int64_t wait_line)
+{
 	if (att_scan_expect(s, '[', "a list of producers [[line, 0], ...]"))
 		return -1;
 	size_t from = w->n_waits;
-	int rc = int_rows(s, 2, 1, "a producer [line, 0]", what, (void **)&w->waits, &w->n_waits,
-			  &w->cap_waits);
+#if ATT_FAST_AVX2
+	int rc =
+	    att_fast_have_avx2() ? read_producer_rows_avx2(s, w) : read_producer_rows_any(s, w);
+#else
+	int rc = read_producer_rows_any(s, w);
+#endif
 	for (size_t i = from; i < w->n_waits; i++) {
 		w->waits[i].producer_line = w->waits[i].wait_line;
 		w->waits[i].wait_line = wait_line;
