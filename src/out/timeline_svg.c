@@ -113,8 +113,11 @@ void timeline_svg(const wave_timeline *t, strbuf *out)
 			const tl_wave *w = &t->waves[i];
 			if (w->track != rows[r])
 				continue;
-			for (size_t k = 0; k < w->n_states; k++) {
-				const tl_state *st = &t->states[w->first_state + k];
+			tl_state_iter it;
+			tl_state seg;
+			tl_states_first(t, w, &it);
+			while (tl_states_next(&it, &seg)) {
+				const tl_state *st = &seg;
 				if (st->state < 1 || st->state > 4 || st->cycles <= 0)
 					continue;
 				double x0 = (double)(st->begin - t0) * sx,

@@ -88,24 +88,23 @@ void trace_events_write(strbuf *o, const wave_timeline *t)
 		/* The decoder's timeline may run a quad (4 cycles) past wave.end; the slice spans
 		 * both so its state slices nest inside it. */
 		int64_t span = tw->end - tw->begin;
-		if (tw->n_states) {
-			const tl_state *last = &t->states[tw->first_state + tw->n_states - 1];
-			if (last->begin + last->cycles - tw->begin > span)
-				span = last->begin + last->cycles - tw->begin;
-		}
+		if (tw->n_states && tw->states_end - tw->begin > span)
+			span = tw->states_end - tw->begin;
 		slice(o, t, k, 0, tw->begin, span);
 		sb_addf(
 		    o,
 		    ",\"name\":\"wave %" PRId64 "\",\"cat\":\"wave\",\"args\":{\"cycles\":%" PRId64
 		    ",\"begin_cycle\":%" PRId64 ",\"end_cycle\":%" PRId64 ",\"se\":%" PRId64 "}}",
 		    tw->id, span, tw->begin, tw->end, k->se);
-		for (size_t i = 0; i < tw->n_states; i++) {
-			const tl_state *s = &t->states[tw->first_state + i];
-			slice(o, t, k, 0, s->begin, s->cycles);
+		tl_state_iter it;
+		tl_state st;
+		tl_states_first(t, tw, &it);
+		while (tl_states_next(&it, &st)) {
+			slice(o, t, k, 0, st.begin, st.cycles);
 			sb_addf(o,
 				",\"name\":\"%s\",\"cat\":\"state\",\"args\":{\"cycles\":%" PRId64
 				"}}",
-				state_name(s->state), s->cycles);
+				state_name(st.state), st.cycles);
 		}
 		for (size_t i = 0; i < tw->n_insts; i++) {
 			const tl_inst *in = &t->insts[tw->first_inst + i];

@@ -223,7 +223,7 @@ static void check_same_timeline(const wave_timeline *a, const wave_timeline *b)
 {
 	CHECK_INT(a->n_tracks, b->n_tracks);
 	CHECK_INT(a->n_waves, b->n_waves);
-	CHECK_INT(a->n_states, b->n_states);
+	CHECK_INT(a->n_packed, b->n_packed);
 	CHECK_INT(a->realtime, b->realtime);
 	CHECK_NEAR(a->origin, b->origin, 0);
 	for (size_t i = 0; i < a->n_tracks && i < b->n_tracks; i++)
@@ -236,12 +236,13 @@ static void check_same_timeline(const wave_timeline *a, const wave_timeline *b)
 		CHECK_INT(x->end, y->end);
 		CHECK_INT(x->rank, y->rank);
 		CHECK_INT(x->n_states, y->n_states);
-		for (size_t k = 0; k < x->n_states && k < y->n_states; k++) {
-			const tl_state *p = &a->states[x->first_state + k];
-			const tl_state *q = &b->states[y->first_state + k];
-			CHECK(p->begin == q->begin && p->cycles == q->cycles &&
-			      p->state == q->state);
-		}
+		CHECK_INT(x->states_end, y->states_end);
+		tl_state_iter ia, ib;
+		tl_state p, q;
+		tl_states_first(a, x, &ia);
+		tl_states_first(b, y, &ib);
+		while (tl_states_next(&ia, &p) && tl_states_next(&ib, &q))
+			CHECK(p.begin == q.begin && p.cycles == q.cycles && p.state == q.state);
 	}
 }
 
@@ -679,4 +680,49 @@ TEST(exposed_group_more_waves_than_a_simd)
 	for (int w = 0; w < 20; w++)
 		att_wave_release(&many[w]);
 	syn_release(&s, &d);
+}
+
+/* State segments are packed (variable-length state and length, begins implied): a run of one
+ * state is one segment, rows without a positive duration are skipped, and large, negative or
+ * odd values come back as they went in. */
+TEST(wave_timeline_states_pack_and_unpack)
+{
+	wave_timeline t;
+	memset(&t, 0, sizeof t);
+	att_wave w;
+	att_wave_init(&w);
+	w.begin = -5;
+	w.end = 100;
+	w.cu = 1;
+	static const att_wave_state rows[] = {{2, 5},	      {2, 3},  {3, 0}, {3, -4},
+					      {4, 1ll << 40}, {-7, 2}, {1, 1}, {300, 200}};
+	w.timeline = xcalloc(8, sizeof *w.timeline);
+	memcpy(w.timeline, rows, sizeof rows);
+	w.n_timeline = w.cap_timeline = 8;
+	CHECK_INT(wave_timeline_add(&t, "se0_sm0_sl0_wv0.json", 0, &w), 1);
+	CHECK_INT(wave_timeline_add(&t, "se0_sm0_sl0_wv1.json", 1, &w), 1);
+	static const tl_state want[] = {{-5, 8, 2},
+					{3, 1ll << 40, 4},
+					{3 + (1ll << 40), 2, -7},
+					{5 + (1ll << 40), 1, 1},
+					{6 + (1ll << 40), 200, 300}};
+	for (size_t k = 0; k < 2; k++) {
+		const tl_wave *tw = &t.waves[k];
+		CHECK_INT(tw->n_states, 5);
+		CHECK_INT(tw->states_end, 206 + (1ll << 40));
+		tl_state_iter it;
+		tl_state s;
+		size_t n = 0;
+		tl_states_first(&t, tw, &it);
+		while (tl_states_next(&it, &s) && n < 5) {
+			CHECK_INT(s.begin, want[n].begin);
+			CHECK_INT(s.cycles, want[n].cycles);
+			CHECK_INT(s.state, want[n].state);
+			n++;
+		}
+		CHECK_INT(n, 5);
+	}
+	CHECK(t.n_packed < 2 * 5 * sizeof(tl_state) / 3); /* far smaller than unpacked */
+	att_wave_release(&w);
+	wave_timeline_release(&t);
 }

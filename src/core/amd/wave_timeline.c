@@ -108,28 +108,81 @@ static void read_clocks(const char *dir, wave_timeline *t)
 	free(path);
 }
 
+/* Segments are packed as two zigzag LEB128 integers each: state, cycles (tl_state_iter). */
+static void put_int(wave_timeline *t, int64_t v)
+{
+	uint64_t u = v < 0 ? ~((uint64_t)v << 1) : (uint64_t)v << 1;
+	t->packed = xgrow(t->packed, &t->cap_packed, t->n_packed + 10, 1);
+	while (u >= 0x80) {
+		t->packed[t->n_packed++] = (uint8_t)(u | 0x80);
+		u >>= 7;
+	}
+	t->packed[t->n_packed++] = (uint8_t)u;
+}
+
+static int64_t get_int(const uint8_t **p)
+{
+	uint64_t u = 0;
+	for (unsigned shift = 0;; shift += 7) {
+		uint8_t b = *(*p)++;
+		u |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			break;
+	}
+	return (u & 1) ? (int64_t) ~(u >> 1) : (int64_t)(u >> 1);
+}
+
+static void put_state(wave_timeline *t, tl_wave *tw, int state, int64_t cycles)
+{
+	put_int(t, state);
+	put_int(t, cycles);
+	tw->n_states++;
+}
+
+/* The wave's timeline rows with a positive duration, one segment for a run of one state. */
 static void add_states(wave_timeline *t, const att_wave *w, tl_wave *tw)
 {
-	tw->first_state = t->n_states;
-	int64_t at = w->begin;
+	tw->states_at = t->n_packed;
+	tw->n_states = 0;
+	int64_t at = w->begin, cycles = 0;
+	int state = 0, open = 0;
 	for (size_t i = 0; i < w->n_timeline; i++) {
 		const att_wave_state *s = &w->timeline[i];
 		if (s->duration <= 0)
 			continue;
-		tl_state *last = t->n_states > tw->first_state ? &t->states[t->n_states - 1] : NULL;
-		if (last && last->state == s->state && last->begin + last->cycles == at) {
-			last->cycles += s->duration; /* one slice for a run of one state */
+		if (open && state == s->state) {
+			cycles = trace_add(cycles, s->duration);
 		} else {
-			if (t->n_states == t->cap_states) {
-				t->cap_states = t->cap_states ? 2 * t->cap_states : 1024;
-				t->states =
-				    xreallocarray(t->states, t->cap_states, sizeof *t->states);
-			}
-			t->states[t->n_states++] = (tl_state){at, s->duration, (int)s->state};
+			if (open)
+				put_state(t, tw, state, cycles);
+			open = 1;
+			state = (int)s->state;
+			cycles = s->duration;
 		}
-		at += s->duration;
+		at = trace_add(at, s->duration);
 	}
-	tw->n_states = t->n_states - tw->first_state;
+	if (open)
+		put_state(t, tw, state, cycles);
+	tw->states_end = at;
+}
+
+void tl_states_first(const wave_timeline *t, const tl_wave *w, tl_state_iter *it)
+{
+	it->p = t->packed + w->states_at;
+	it->left = w->n_states;
+	it->at = w->begin;
+}
+
+int tl_states_next(tl_state_iter *it, tl_state *s)
+{
+	if (!it->left)
+		return 0;
+	s->state = (int)get_int(&it->p);
+	s->cycles = get_int(&it->p);
+	s->begin = it->at;
+	it->at = trace_add(it->at, s->cycles);
+	it->left--;
+	return 1;
 }
 
 static void add_insts(wave_timeline *t, const att_wave *w, tl_wave *tw)
@@ -213,25 +266,25 @@ static void *append(void *dst, size_t *n, size_t *cap, const void *src, size_t m
 
 void wave_timeline_merge(wave_timeline *t, wave_timeline *part)
 {
-	if (!t->n_waves && !t->n_states && !t->n_insts && !t->n_tracks) {
+	if (!t->n_waves && !t->n_packed && !t->n_insts && !t->n_tracks) {
 		/* the first part (the only one with one worker): take its arrays as they are */
 		free(t->waves);
-		free(t->states);
+		free(t->packed);
 		free(t->insts);
 		free(t->tracks);
 		t->waves = part->waves, t->n_waves = part->n_waves, t->cap_waves = part->cap_waves;
-		t->states = part->states, t->n_states = part->n_states;
-		t->cap_states = part->cap_states;
+		t->packed = part->packed, t->n_packed = part->n_packed;
+		t->cap_packed = part->cap_packed;
 		t->insts = part->insts, t->n_insts = part->n_insts, t->cap_insts = part->cap_insts;
 		t->tracks = part->tracks, t->n_tracks = part->n_tracks;
-		part->waves = NULL, part->states = NULL, part->insts = NULL, part->tracks = NULL;
-		part->n_waves = part->n_states = part->n_insts = part->n_tracks = 0;
+		part->waves = NULL, part->packed = NULL, part->insts = NULL, part->tracks = NULL;
+		part->n_waves = part->n_packed = part->n_insts = part->n_tracks = 0;
 		wave_timeline_release(part);
 		return;
 	}
-	size_t state0 = t->n_states, inst0 = t->n_insts, n_waves = t->n_waves;
-	t->states = append(t->states, &t->n_states, &t->cap_states, part->states, part->n_states,
-			   sizeof *t->states);
+	size_t packed0 = t->n_packed, inst0 = t->n_insts, n_waves = t->n_waves;
+	t->packed =
+	    append(t->packed, &t->n_packed, &t->cap_packed, part->packed, part->n_packed, 1);
 	t->insts = append(t->insts, &t->n_insts, &t->cap_insts, part->insts, part->n_insts,
 			  sizeof *t->insts);
 	t->waves =
@@ -239,7 +292,7 @@ void wave_timeline_merge(wave_timeline *t, wave_timeline *part)
 	for (size_t i = t->n_waves; i < n_waves; i++) {
 		tl_wave *w = &t->waves[i];
 		w->track = track_of(t, &part->tracks[w->track]);
-		w->first_state += state0;
+		w->states_at += packed0;
 		w->first_inst += inst0;
 	}
 	t->n_waves = n_waves;
@@ -385,7 +438,7 @@ void wave_timeline_release(wave_timeline *t)
 	free(t->hot);
 	free(t->tracks);
 	free(t->waves);
-	free(t->states);
+	free(t->packed);
 	free(t->insts);
 	free(t->clocks);
 	free(t->kernel);

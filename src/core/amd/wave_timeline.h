@@ -23,15 +23,28 @@ typedef struct tl_track {
 typedef struct tl_wave {
 	size_t track;
 	int64_t id, begin, end; /* cycles of the wave's SE */
-	size_t first_state, n_states;
+	size_t states_at; /* its state segments: n_states of them, packed at packed[states_at] */
+	size_t n_states;
+	int64_t states_end; /* where the last segment ends (begin when there is none) */
 	size_t first_inst, n_insts;
 	size_t rank; /* the wave file's place in name order (wave_timeline_add) */
 } tl_wave;
 
+/* One state segment, as tl_states_next gives it. */
 typedef struct tl_state {
 	int64_t begin, cycles;
 	int state; /* rocprofv3 wave state: 1 IDLE, 2 EXEC, 3 WAIT, 4 STALL (0 EMPTY kept too) */
 } tl_state;
+
+/* The segments of one wave, in order. They are kept packed (a few bytes each instead of a
+ * tl_state's 24: a large trace has more segments than instruction records, and the timeline
+ * holds them all): each segment starts where the one before ended, the first at the wave's
+ * begin, so only its state and length are stored, as variable-length integers. */
+typedef struct tl_state_iter {
+	const uint8_t *p;
+	size_t left;
+	int64_t at;
+} tl_state_iter;
 
 typedef struct tl_inst {
 	int64_t begin, cycles, stall;
@@ -55,8 +68,8 @@ typedef struct wave_timeline {
 	size_t n_tracks;
 	tl_wave *waves;
 	size_t n_waves, cap_waves;
-	tl_state *states;
-	size_t n_states, cap_states;
+	uint8_t *packed; /* the waves' state segments (tl_wave.states_at) */
+	size_t n_packed, cap_packed;
 	tl_inst *insts;
 	size_t n_insts, cap_insts;
 	tl_hot_line *hot;
@@ -74,6 +87,10 @@ typedef struct wave_timeline {
  * malformed wave file, NO_ARTIFACT when the directory has no wave file). */
 int wave_timeline_build(const char *dir, size_t top_lines, wave_timeline *t, fp_err *e);
 void wave_timeline_release(wave_timeline *t);
+/* Starts reading wave w's state segments; tl_states_next gives them in order: 1 and *s, or 0
+ * after the last. */
+void tl_states_first(const wave_timeline *t, const tl_wave *w, tl_state_iter *it);
+int tl_states_next(tl_state_iter *it, tl_state *s);
 
 /* The same built from waves another reader parsed (report's bubbles pass): begin reads
  * code.json (the hot lines) and realtime.json; add takes one parsed wave file, in any order,
