@@ -281,12 +281,71 @@ static int read_producers(att_scan *s, att_wave *w, int64_t wait_line)
 	return rc;
 }
 
+/* A JSON integer without sign of at most 18 digits at p, far enough from the end of the buffer
+ * (the loop stops within 19 bytes): the position after it, or NULL. */
+static inline const char *quick_uint(const char *p, int64_t *out)
+{
+	const char *st = p;
+	uint64_t x = 0;
+	while ((unsigned)(*p - '0') < 10 && p - st < 18)
+		x = x * 10 + (unsigned)(*p++ - '0');
+	if (p == st || (*st == '0' && p - st > 1))
+		return NULL;
+	*out = (int64_t)x;
+	return p;
+}
+
+#define QUICK_WAIT_ROOM 48 /* bytes a waitcnt header "[line,[" or row "[p,0]," may take */
+
+/* The common shape of a waitcnt entry, "[line,[[p,i],[p,i],...]]" without whitespace, read
+ * in one pass instead of a scanner call per bracket (most entries name one producer, so the
+ * calls were most of the cost). p at the entry's '['; the producers are stored after the
+ * wave's waits and counted only when the whole entry was read. Returns the position after
+ * the entry's ']' or NULL when the entry is anything else (the general path re-reads it). */
+static const char *quick_wait(const char *p, const char *end, att_wave *w)
+{
+	int64_t line, prod, second;
+	if (end - p < QUICK_WAIT_ROOM || *p != '[' || !(p = quick_uint(p + 1, &line)) ||
+	    p[0] != ',' || p[1] != '[')
+		return NULL;
+	p += 2;
+	size_t n = w->n_waits;
+	for (;;) {
+		if (end - p < QUICK_WAIT_ROOM || *p != '[' || !(p = quick_uint(p + 1, &prod)) ||
+		    *p != ',' || !(p = quick_uint(p + 1, &second)) || *p != ']')
+			return NULL;
+		if (n == w->cap_waits)
+			w->waits = xgrow(w->waits, &w->cap_waits, n + 1, sizeof *w->waits);
+		w->waits[n].wait_line = line;
+		w->waits[n].producer_line = prod;
+		n++;
+		if (p[1] == ']')
+			break;
+		if (p[1] != ',')
+			return NULL;
+		p += 2;
+	}
+	if (p[2] != ']')
+		return NULL;
+	w->n_waits = n;
+	return p + 3;
+}
+
 static int read_waitcnt(att_scan *s, att_wave *w)
 {
 	if (att_scan_expect(s, '[', "an array of [line, [[producer, 0], ...]]"))
 		return -1;
 	int first = 1, more;
-	while ((more = att_scan_next(s, ']', &first)) == 1) {
+	for (;;) {
+		const char *p = s->buf + s->pos, *end = s->buf + s->len, *q;
+		if (p < end && *p == (first ? '[' : ',') &&
+		    (q = quick_wait(first ? p : p + 1, end, w)) != NULL) {
+			s->pos = (size_t)(q - s->buf);
+			first = 0;
+			continue;
+		}
+		if ((more = att_scan_next(s, ']', &first)) != 1)
+			break;
 		int64_t line;
 		if (att_scan_expect(s, '[', "a waitcnt entry [line, [[producer, 0], ...]]") ||
 		    fast_i64(s, &line, "an integer (waitcnt code line)") ||
