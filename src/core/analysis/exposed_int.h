@@ -28,7 +28,9 @@ struct exposed_scratch {
 	size_t *live;		   /* block sweep: waves begun and not done */
 	struct exposed_events_scratch *ev; /* exposed_events.c's own */
 	/* block sweep: per-cycle changes and the running share, one block long */
-	int32_t *d_issue, *d_stall;
+	uint32_t *delta;
+	struct exposed_piece *pieces; /* the block's stall intervals (exposed_stall.c) */
+	size_t n_pieces, cap_pieces;
 	uint32_t *phi;
 };
 

@@ -19,9 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Cycles a block: its buffers (4 + 4 + 4 bytes a cycle) stay in L1/L2, and a block's phi fits 32
- * bits (EXPOSED_BLOCK * EXPOSED_UNIT < 2^32). */
+/* Cycles a block: its buffers (4 + 4 bytes a cycle) stay in L1/L2, and a block's phi fits 32 bits
+ * (EXPOSED_BLOCK * EXPOSED_UNIT < 2^32). */
 #define EXPOSED_BLOCK 4096
+
+/* A block's changes are one array: +-1 for an issue interval, +-EXPOSED_STALL_ONE for a stall
+ * interval, so a prefix sum is issuing + stalled * EXPOSED_STALL_ONE. Exact because at most
+ * EXPOSED_MAX_STALLED waves overlap in a swept group and a wave in order has at most one issue
+ * and one stall interval open at a time: both counts stay below EXPOSED_STALL_ONE. */
+#define EXPOSED_STALL_ONE (1u << 16)
 
 const uint32_t exposed_units_per_share[EXPOSED_MAX_STALLED + 1] = {
     0,
@@ -62,8 +68,8 @@ void exposed_release(exposed_acc *a)
 		free(x->order);
 		free(x->pos);
 		free(x->live);
-		free(x->d_issue);
-		free(x->d_stall);
+		free(x->delta);
+		free(x->pieces);
 		free(x->phi);
 		exposed_events_release(x->ev);
 		free(x);
@@ -87,8 +93,7 @@ static struct exposed_scratch *scratch_for(exposed_acc *a, size_t n)
 {
 	if (!a->scratch) {
 		a->scratch = xcalloc(1, sizeof *a->scratch);
-		a->scratch->d_issue = xmalloc((EXPOSED_BLOCK + 1) * sizeof *a->scratch->d_issue);
-		a->scratch->d_stall = xmalloc((EXPOSED_BLOCK + 1) * sizeof *a->scratch->d_stall);
+		a->scratch->delta = xcalloc(EXPOSED_BLOCK + 1, sizeof *a->scratch->delta);
 		a->scratch->phi = xmalloc((EXPOSED_BLOCK + 1) * sizeof *a->scratch->phi);
 	}
 	struct exposed_scratch *x = a->scratch;
@@ -127,10 +132,14 @@ static int wave_check(exposed_acc *a, const att_wave *w, uint8_t *in_order, int6
 	int ok = 1, any = 0;
 	for (size_t r = 0; r < w->n_insts; r++) {
 		const att_wave_inst *in = &w->insts[r];
-		int64_t last;
-		if (!record_last(in, &last))
+		int64_t st = in->stall > 0 ? in->stall : 0, last;
+		if (st <= 0 && in->duration <= 0)
 			continue;
-		if (in->stall > 0) {
+		/* a time past INT64_MAX (a hostile file) takes the event merge, so that the sweep's
+		 * intervals of one wave never overlap (EXPOSED_STALL_ONE) */
+		ok &=
+		    !__builtin_add_overflow(in->time, in->duration > st ? in->duration : st, &last);
+		if (st > 0) {
 			long i = exposed_inst_of(a, in);
 			a->cls_stall[exposed_class_of(a->d, i)] += (uint64_t)in->stall;
 			if (i >= 0)
@@ -176,82 +185,56 @@ static size_t max_overlap(const size_t *order, const int64_t *first, int64_t *en
 	return most;
 }
 
-/* Adds +1 at b and -1 at e, clipped to the block [b0, b0 + len), to d. */
-static inline void add_interval(int32_t *d, int64_t b, int64_t e, int64_t b0, int64_t len)
+/* [b, e) clipped to the block [b0, b0 + len), as offsets [i0, i1); 0 when nothing is left. */
+static inline int clip(int64_t b, int64_t e, int64_t b0, int64_t len, int64_t *i0, int64_t *i1)
 {
-	int64_t i0 = b > b0 ? b - b0 : 0, i1 = e - b0 < len ? e - b0 : len;
-	if (i0 < i1) {
-		d[i0]++;
-		d[i1]--;
-	}
+	*i0 = b > b0 ? b - b0 : 0;
+	*i1 = e - b0 < len ? e - b0 : len;
+	return *i0 < *i1;
 }
 
-/* The live waves' intervals in [b0, b0 + len). */
-static void block_intervals(struct exposed_scratch *x, const wave_group *g, size_t n_live,
-			    int64_t b0, int64_t len)
+/* A stall interval's part in a block: cycles [i0, i1) of it, the record's instruction and class. */
+struct exposed_piece {
+	uint32_t i0, i1;
+	int32_t inst, cls;
+};
+
+static struct exposed_piece *piece_push(struct exposed_scratch *x)
+{
+	if (x->n_pieces == x->cap_pieces) {
+		x->cap_pieces = x->cap_pieces ? 2 * x->cap_pieces : 1024;
+		x->pieces = xrealloc(x->pieces, x->cap_pieces * sizeof *x->pieces);
+	}
+	return &x->pieces[x->n_pieces++];
+}
+
+/* Adds the live waves' intervals in [b0, b0 + len) to x->delta, their stall intervals' parts to
+ * x->pieces, and moves each wave past the records done by the block's end; returns how many
+ * waves are still live (a wave is done at its end or at a record past the window's end hi). */
+static size_t block_intervals(exposed_acc *a, struct exposed_scratch *x, const wave_group *g,
+			      size_t n_live, int64_t b0, int64_t len, int64_t hi)
 {
 	int64_t b1 = b0 + len;
-	for (size_t j = 0; j < n_live; j++) {
-		size_t w = x->live[j];
-		const att_wave_inst *end = g->waves[w].insts + g->waves[w].n_insts;
-		for (const att_wave_inst *in = x->pos[w]; in < end && in->time < b1; in++) {
-			int64_t st = in->stall > 0 ? in->stall : 0;
-			if (st > 0)
-				add_interval(x->d_stall, in->time, in->time + st, b0, len);
-			if (in->duration > st)
-				add_interval(x->d_issue, in->time + st, in->time + in->duration, b0,
-					     len);
-		}
-	}
-}
-
-/* Classifies the block's cycles from the per-cycle changes; phi[k]: one stalled record's share
- * of cycles b0 .. b0 + k - 1. */
-static void block_cycles(exposed_acc *a, struct exposed_scratch *x, int64_t len)
-{
-	const int32_t *di = x->d_issue, *ds = x->d_stall;
-	uint32_t *phi = x->phi, sum = 0;
-	int32_t issuing = 0, stalled = 0;
-	int64_t issue = 0, exposed = 0;
-	phi[0] = 0;
-	for (int64_t k = 0; k < len; k++) {
-		issuing += di[k];
-		stalled += ds[k];
-		/* stalled <= EXPOSED_MAX_STALLED: the group's waves overlap no more (exposed_group)
-		 */
-		int32_t split = issuing > 0 ? 0 : stalled;
-		issue += issuing > 0;
-		exposed += split > 0;
-		sum += exposed_units_per_share[split];
-		phi[k + 1] = sum;
-	}
-	a->issue += issue;
-	a->exposed += exposed;
-}
-
-/* Gives the live waves' stall intervals their shares of [b0, b0 + len) and moves each wave past
- * the records done by the block's end; returns how many waves are still live. */
-static size_t block_shares(exposed_acc *a, struct exposed_scratch *x, const wave_group *g,
-			   size_t n_live, int64_t b0, int64_t len, int64_t hi)
-{
-	int64_t b1 = b0 + len;
-	const uint32_t *phi = x->phi;
+	x->n_pieces = 0;
 	for (size_t j = 0; j < n_live;) {
 		size_t w = x->live[j];
 		const att_wave_inst *end = g->waves[w].insts + g->waves[w].n_insts;
 		const att_wave_inst *in = x->pos[w], *done = in;
 		for (; in < end && in->time < b1; in++) {
 			int64_t st = in->stall > 0 ? in->stall : 0, last;
-			if (st > 0) {
-				int64_t i0 = in->time > b0 ? in->time - b0 : 0;
-				int64_t i1 = in->time + st - b0 < len ? in->time + st - b0 : len;
-				if (i0 < i1 && phi[i1] != phi[i0]) {
-					long i = exposed_inst_of(a, in);
-					exposed_fx share = phi[i1] - phi[i0];
-					a->cls_exposed[exposed_class_of(a->d, i)] += share;
-					if (i >= 0)
-						a->line_exposed[i] += share;
-				}
+			int64_t i0, i1;
+			if (st > 0 && clip(in->time, in->time + st, b0, len, &i0, &i1)) {
+				x->delta[i0] += EXPOSED_STALL_ONE;
+				x->delta[i1] -= EXPOSED_STALL_ONE;
+				long i = exposed_inst_of(a, in);
+				*piece_push(x) =
+				    (struct exposed_piece){(uint32_t)i0, (uint32_t)i1, (int32_t)i,
+							   exposed_class_of(a->d, i)};
+			}
+			if (in->duration > st &&
+			    clip(in->time + st, in->time + in->duration, b0, len, &i0, &i1)) {
+				x->delta[i0]++;
+				x->delta[i1]--;
 			}
 			if (done == in && (!record_last(in, &last) || last <= b1))
 				done = in + 1;
@@ -263,6 +246,68 @@ static size_t block_shares(exposed_acc *a, struct exposed_scratch *x, const wave
 			j++;
 	}
 	return n_live;
+}
+
+/* What one cycle adds, by its split (the records stalled, 0..EXPOSED_MAX_STALLED; SPLIT_ISSUE:
+ * some wave issued): one record's share in the low 32 bits, an exposed cycle at bit 32, an issue
+ * cycle at bit 48. A block adds at most EXPOSED_BLOCK cycles, so no field carries into the next.
+ * One add a cycle then counts the cycles and accumulates phi. */
+#define SPLIT_ISSUE	 (EXPOSED_MAX_STALLED + 1)
+#define CYCLE_EXPOSED	 ((uint64_t)1 << 32)
+#define CYCLE_ISSUE	 ((uint64_t)1 << 48)
+#define EXPOSED_SPLIT(k) (EXPOSED_UNIT / (k) | CYCLE_EXPOSED)
+static const uint64_t cycle_adds[SPLIT_ISSUE + 1] = {
+    0,
+    EXPOSED_SPLIT(1),
+    EXPOSED_SPLIT(2),
+    EXPOSED_SPLIT(3),
+    EXPOSED_SPLIT(4),
+    EXPOSED_SPLIT(5),
+    EXPOSED_SPLIT(6),
+    EXPOSED_SPLIT(7),
+    EXPOSED_SPLIT(8),
+    EXPOSED_SPLIT(9),
+    EXPOSED_SPLIT(10),
+    EXPOSED_SPLIT(11),
+    EXPOSED_SPLIT(12),
+    EXPOSED_SPLIT(13),
+    EXPOSED_SPLIT(14),
+    EXPOSED_SPLIT(15),
+    EXPOSED_SPLIT(16),
+    CYCLE_ISSUE,
+};
+
+/* Classifies the block's cycles from the per-cycle changes; phi[k]: one stalled record's share
+ * of cycles b0 .. b0 + k - 1. */
+static void block_cycles(exposed_acc *a, struct exposed_scratch *x, int64_t len)
+{
+	uint32_t *d = x->delta, *phi = x->phi, v = 0;
+	uint64_t sum = 0;
+	phi[0] = 0;
+	for (int64_t k = 0; k < len; k++) {
+		v += d[k]; /* issuing + stalled * EXPOSED_STALL_ONE */
+		d[k] = 0;  /* ready for the next block */
+		uint32_t stalled = v / EXPOSED_STALL_ONE;
+		stalled = stalled > EXPOSED_MAX_STALLED ? EXPOSED_MAX_STALLED : stalled; /* never */
+		sum += cycle_adds[v & (EXPOSED_STALL_ONE - 1) ? SPLIT_ISSUE : stalled];
+		phi[k + 1] = (uint32_t)sum;
+	}
+	d[len] = 0;
+	a->issue += (int64_t)(sum / CYCLE_ISSUE);
+	a->exposed += (int64_t)(sum / CYCLE_EXPOSED % (CYCLE_ISSUE / CYCLE_EXPOSED));
+}
+
+/* Gives the block's stall pieces their shares: phi at the end minus phi at the start. */
+static void block_shares(exposed_acc *a, const struct exposed_scratch *x)
+{
+	const uint32_t *phi = x->phi;
+	for (size_t k = 0; k < x->n_pieces; k++) {
+		const struct exposed_piece *p = &x->pieces[k];
+		exposed_fx share = phi[p->i1] - phi[p->i0];
+		a->cls_exposed[p->cls] += share;
+		if (p->inst >= 0)
+			a->line_exposed[p->inst] += share;
+	}
 }
 
 /* The block sweep of a group (the file's head comment); order holds its n waves with events by
@@ -277,11 +322,9 @@ static void group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_
 		int64_t len = hi - b0 > EXPOSED_BLOCK ? EXPOSED_BLOCK : hi - b0, b1 = b0 + len;
 		while (next < n && x->first[x->order[next]] < b1)
 			x->live[n_live++] = x->order[next++];
-		memset(x->d_issue, 0, (size_t)(len + 1) * sizeof *x->d_issue);
-		memset(x->d_stall, 0, (size_t)(len + 1) * sizeof *x->d_stall);
-		block_intervals(x, g, n_live, b0, len);
+		n_live = block_intervals(a, x, g, n_live, b0, len, hi);
 		block_cycles(a, x, len);
-		n_live = block_shares(a, x, g, n_live, b0, len, hi);
+		block_shares(a, x);
 		/* the next block starts where the next record does, or right here */
 		int64_t nb = next < n ? x->first[x->order[next]] : INT64_MAX;
 		for (size_t j = 0; j < n_live; j++)
