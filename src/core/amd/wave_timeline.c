@@ -108,11 +108,13 @@ static void read_clocks(const char *dir, wave_timeline *t)
 	free(path);
 }
 
-/* Segments are packed as two zigzag LEB128 integers each: state, cycles (tl_state_iter). */
+/* Segments are packed as two zigzag LEB128 integers each (at most 10 bytes): state, cycles
+ * (tl_state_iter). The caller has made room. */
+#define TL_SEG_MAX 20
+
 static void put_int(wave_timeline *t, int64_t v)
 {
 	uint64_t u = v < 0 ? ~((uint64_t)v << 1) : (uint64_t)v << 1;
-	t->packed = xgrow(t->packed, &t->cap_packed, t->n_packed + 10, 1);
 	while (u >= 0x80) {
 		t->packed[t->n_packed++] = (uint8_t)(u | 0x80);
 		u >>= 7;
@@ -144,6 +146,8 @@ static void add_states(wave_timeline *t, const att_wave *w, tl_wave *tw)
 {
 	tw->states_at = t->n_packed;
 	tw->n_states = 0;
+	t->packed =
+	    xgrow(t->packed, &t->cap_packed, t->n_packed + TL_SEG_MAX * (w->n_timeline + 1), 1);
 	int64_t at = w->begin, cycles = 0;
 	int state = 0, open = 0;
 	for (size_t i = 0; i < w->n_timeline; i++) {
