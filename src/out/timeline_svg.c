@@ -151,8 +151,12 @@ void timeline_svg(const wave_timeline *t, strbuf *out)
 				e++;
 			}
 			if (best)
-				sb_addf(&runs[best], "M%.0f %.0fh%zuv%.0fh-%zuz",
-					TL_LABEL + (double)c, y, e - c, TL_ROW - 2, e - c);
+				/* whole pixels: printed as integers, which is what %.0f of
+				 * these doubles gave, without formatting a double four times
+				 * a rect */
+				sb_addf(&runs[best], "M%lld %lldh%zuv%lldh-%zuz",
+					(long long)(TL_LABEL + (double)c), (long long)y, e - c,
+					(long long)(TL_ROW - 2), e - c);
 			c = e;
 		}
 		for (int k = 1; k <= 4; k++) {

@@ -47,7 +47,7 @@ typedef struct worker {
 	char *buf;
 	size_t buf_cap;
 	att_wave w;
-	att_wave *slots; /* with hooks: the current group's waves, reused group after group */
+	att_wave *slots; /* with hooks: the current group's waves (records only), reused */
 	size_t n_slots;
 	att_wave *sub; /* one CU's waves when a group spans several CUs */
 	size_t cap_sub;
@@ -271,9 +271,28 @@ static void hand_group(worker *k, int64_t se, int64_t simd, size_t n)
 	}
 }
 
-/* One (SE, SIMD) group: its files parsed side by side into the reused slots, each folded and
- * handed to on_wave, then the group to on_group. Stops at the first failing file: the
- * group's later files come later in name order, so they cannot be the first failure. */
+/* Keeps the wave just parsed into k->w in slot s: its records and place move over (arrays
+ * swapped, nothing copied: k->w parses the next file into the slot's old records array); its
+ * timeline and waitcnt pairs stay in k->w, so a group holds only the records the group hook
+ * reads. */
+static void keep_in_slot(worker *k, att_wave *s)
+{
+	att_wave_inst *insts = s->insts;
+	size_t cap = s->cap_insts;
+	s->insts = k->w.insts;
+	s->cap_insts = k->w.cap_insts;
+	s->n_insts = k->w.n_insts;
+	s->begin = k->w.begin, s->end = k->w.end, s->cu = k->w.cu;
+	s->id = k->w.id, s->simd = k->w.simd, s->slot = k->w.slot;
+	k->w.insts = insts;
+	k->w.cap_insts = cap;
+	k->w.n_insts = 0;
+}
+
+/* One (SE, SIMD) group: its files parsed one by one, each folded and handed to on_wave and
+ * its records kept in a slot (reused group after group), then the group to on_group. Stops
+ * at the first failing file: the group's later files come later in name order, so they
+ * cannot be the first failure. */
 static void do_group(worker *k, size_t g)
 {
 	shared *sh = k->sh;
@@ -288,9 +307,10 @@ static void do_group(worker *k, size_t g)
 		size_t i = sh->order[from + j];
 		if (signals_pending() || i > atomic_load(&sh->min_err))
 			return;
-		if (do_file(k, i, &k->slots[j]))
+		if (do_file(k, i, &k->w))
 			return;
-		sh->hooks->on_wave(k->hk, sh->files[i], i, &k->slots[j]);
+		sh->hooks->on_wave(k->hk, sh->files[i], i, &k->w);
+		keep_in_slot(k, &k->slots[j]);
 	}
 	hand_group(k, sh->group_se[g], sh->group_simd[g], n);
 }

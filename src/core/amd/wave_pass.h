@@ -18,7 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The waves of one SIMD (one SE, one CU, one SIMD index), in file name order. */
+/* The waves of one SIMD (one SE, one CU, one SIMD index), in file name order: their place
+ * (begin, end, cu, id, simd, slot) and records; their timeline and waitcnt pairs are not kept
+ * (on_wave has them). */
 typedef struct wave_group {
 	int64_t se, cu, simd;
 	const att_wave *waves;

@@ -78,9 +78,6 @@ typedef struct worker_part {
 	wave_facts_acc wf;
 	exposed_acc ex;
 	wave_timeline tl;
-	int32_t *stalled; /* scratch: one wave's stalled records, (inst, stall index) */
-	int64_t *stalls;
-	size_t cap_stalled, cap_stalls;
 } worker_part;
 
 static void facts_wave(worker_part *p, const att_wave *w)
@@ -88,9 +85,6 @@ static void facts_wave(worker_part *p, const att_wave *w)
 	const wave_report *r = p->r;
 	wave_facts_acc *a = &p->wf;
 	wave_stat s = {0, 0, 0};
-	size_t n_st = 0;
-	p->stalled = xgrow(p->stalled, &p->cap_stalled, w->n_insts + 1, sizeof *p->stalled);
-	p->stalls = xgrow(p->stalls, &p->cap_stalls, w->n_insts + 1, sizeof *p->stalls);
 	for (size_t k = 0; k < w->n_insts; k++) {
 		const att_wave_inst *in = &w->insts[k];
 		s.latency += in->duration > 0 ? in->duration : 0;
@@ -99,15 +93,18 @@ static void facts_wave(worker_part *p, const att_wave *w)
 			continue;
 		s.insts++;
 		s.stores += r->is_store[i];
-		if (in->stall > 0) {
+		if (in->stall > 0)
 			a->stall[i] = trace_add(a->stall[i], in->stall);
-			p->stalled[n_st] = (int32_t)i;
-			p->stalls[n_st++] = in->stall;
-		}
 	}
-	if (!s.stores) /* the wave may turn out idle */
-		for (size_t k = 0; k < n_st; k++)
-			idle_add(a, s.insts, p->stalled[k], p->stalls[k]);
+	if (!s.stores) /* the wave may turn out idle: its stalls again, under its count */
+		for (size_t k = 0; k < w->n_insts; k++) {
+			const att_wave_inst *in = &w->insts[k];
+			long i = in->line > 0 && in->stall > 0
+				     ? line_index_find(&r->lines, in->line)
+				     : -1;
+			if (i >= 0)
+				idle_add(a, s.insts, i, in->stall);
+		}
 	a->w = xgrow(a->w, &a->cap, a->n + 1, sizeof *a->w);
 	a->w[a->n++] = s;
 }
@@ -275,8 +272,6 @@ static void on_end(void *ctx, void *wk, int ok)
 	}
 	facts_release(&p->wf);
 	exposed_release(&p->ex);
-	free(p->stalled);
-	free(p->stalls);
 	free(p);
 }
 
