@@ -25,14 +25,20 @@ static int cmp_event(const void *x, const void *y)
 	return a->start - b->start; /* ends first */
 }
 
-/* Whether v is in (se, time, start) order: how the decoder writes each shader engine's rows. */
-static int se_time_ordered(const att_occ_event *v, size_t n)
+/* Insertion sort by cmp_event (stable: an event moves only past greater ones), for arrays that
+ * are nearly in order; gives up after `budget` moves (v is then a permutation that kept equal
+ * events in their order) and returns 0. */
+static int insertion_sorted(att_occ_event *v, size_t n, size_t budget)
 {
 	for (size_t i = 1; i < n; i++) {
-		const att_occ_event *a = &v[i - 1], *b = &v[i];
-		if (a->se != b->se	 ? a->se > b->se
-		    : a->time != b->time ? a->time > b->time
-					 : a->start > b->start)
+		if (cmp_event(&v[i - 1], &v[i]) <= 0)
+			continue;
+		att_occ_event x = v[i];
+		size_t j = i;
+		for (; j > 0 && cmp_event(&v[j - 1], &x) > 0 && budget; j--, budget--)
+			v[j] = v[j - 1];
+		v[j] = x;
+		if (!budget)
 			return 0;
 	}
 	return 1;
@@ -40,43 +46,46 @@ static int se_time_ordered(const att_occ_event *v, size_t n)
 
 #define CU_BUCKETS 1024 /* CU numbers the counting sort takes; any other goes to qsort */
 
-/* Sorts the events by cmp_event, keeping events that compare equal in file order. When the
- * rows already come in (se, time, start) order, a counting sort by CU within each shader engine
- * gives that order in linear time (qsort's compares were 3% of `bubbles` on the corpus
- * softmax); otherwise the comparison sort (glibc's is a merge sort, stable). */
+/* Sorts the events by cmp_event, keeping events that compare equal in file order (glibc's
+ * qsort is a merge sort, stable). The decoder writes each shader engine's rows in time order,
+ * CUs interleaved, so a stable counting sort by CU within each run of one SE nearly always
+ * leaves them nearly sorted (a start written before an end of the same CU and time), and an
+ * insertion sort finishes in linear time (qsort's compares were 3% of `bubbles` on the corpus
+ * softmax). Far from sorted, qsort finishes; equal events are still in file order, because
+ * both passes before it are stable. */
 static void sort_events(att_occupancy *o)
 {
 	att_occ_event *v = o->v;
 	size_t n = o->n;
-	int linear = se_time_ordered(v, n);
-	for (size_t i = 0; linear && i < n; i++)
-		linear = v[i].cu >= 0 && v[i].cu < CU_BUCKETS;
-	if (!linear) {
-		qsort(v, n, sizeof *v, cmp_event);
-		return;
-	}
-	att_occ_event *tmp = xmalloc(n * sizeof *tmp);
-	size_t *pos = xmalloc(CU_BUCKETS * sizeof *pos);
-	for (size_t a = 0; a < n;) {
-		size_t b = a;
-		while (b < n && v[b].se == v[a].se)
-			b++;
-		memset(pos, 0, CU_BUCKETS * sizeof *pos);
-		for (size_t i = a; i < b; i++)
-			pos[v[i].cu]++;
-		size_t sum = a;
-		for (size_t c = 0; c < CU_BUCKETS; c++) {
-			size_t k = pos[c];
-			pos[c] = sum;
-			sum += k;
+	int small = 1;
+	for (size_t i = 0; small && i < n; i++)
+		small = v[i].cu >= 0 && v[i].cu < CU_BUCKETS;
+	if (small) {
+		att_occ_event *tmp = xmalloc(n * sizeof *tmp);
+		size_t *pos = xmalloc(CU_BUCKETS * sizeof *pos);
+		for (size_t a = 0; a < n;) {
+			size_t b = a;
+			while (b < n && v[b].se == v[a].se)
+				b++;
+			memset(pos, 0, CU_BUCKETS * sizeof *pos);
+			for (size_t i = a; i < b; i++)
+				pos[v[i].cu]++;
+			size_t sum = a;
+			for (size_t c = 0; c < CU_BUCKETS; c++) {
+				size_t k = pos[c];
+				pos[c] = sum;
+				sum += k;
+			}
+			for (size_t i = a; i < b; i++)
+				tmp[pos[v[i].cu]++] = v[i];
+			a = b;
 		}
-		for (size_t i = a; i < b; i++)
-			tmp[pos[v[i].cu]++] = v[i];
-		a = b;
+		memcpy(v, tmp, n * sizeof *v);
+		free(pos);
+		free(tmp);
 	}
-	memcpy(v, tmp, n * sizeof *v);
-	free(pos);
-	free(tmp);
+	if (!insertion_sorted(v, n, 4 * n))
+		qsort(v, n, sizeof *v, cmp_event);
 }
 
 static int traced(const wave_cu *cus, size_t n, int64_t se, int64_t cu)
