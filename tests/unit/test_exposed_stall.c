@@ -571,7 +571,8 @@ static void check_definition(syn *s, trace_dispatch *d, int64_t scale)
 	exposed_acc got;
 	exposed_init(&got, d);
 	int64_t window = 0, issue = 0, empty = 0, exposed = 0;
-	exposed_fx cls_ex[TAX__COUNT] = {0}, line_ex[8] = {0};
+	exposed_fx cls_ex[TAX__COUNT] = {0}, line_ex[8] = {0}, cls_st[TAX__COUNT] = {0};
+	exposed_fx line_st[8] = {0};
 	for (int k = 0; k < SYN_GROUPS; k++) {
 		const wave_group *g = &s->g[k];
 		exposed_group(&got, g);
@@ -589,6 +590,11 @@ static void check_definition(syn *s, trace_dispatch *d, int64_t scale)
 			for (size_t i = 0; i < g->waves[w].n_insts; i++) {
 				const att_wave_inst *in = &g->waves[w].insts[i];
 				int64_t st = in->stall > 0 ? in->stall : 0;
+				long li_i = line_index_find(&li, in->line);
+				cls_st[li_i >= 0 ? d->insts[li_i].klass : TAX_OTHER] +=
+				    (uint64_t)st;
+				if (li_i >= 0)
+					line_st[li_i] += (uint64_t)st;
 				for (int64_t c = in->time; c < in->time + in->duration; c++)
 					if (c >= lo && c < hi && c >= in->time + st)
 						iss[c - lo]++;
@@ -627,6 +633,9 @@ static void check_definition(syn *s, trace_dispatch *d, int64_t scale)
 	CHECK(exposed > 0 && empty > 0);
 	CHECK(!memcmp(got.cls_exposed, cls_ex, sizeof cls_ex));
 	CHECK(!memcmp(got.line_exposed, line_ex, d->n_insts * sizeof *line_ex));
+	/* every record's stall, also of records past the window's end */
+	CHECK(!memcmp(got.cls_stall, cls_st, sizeof cls_st));
+	CHECK(!memcmp(got.line_stall, line_st, d->n_insts * sizeof *line_st));
 	exposed_release(&got);
 	line_index_release(&li);
 }
@@ -725,4 +734,40 @@ TEST(wave_timeline_states_pack_and_unpack)
 	CHECK(t.n_packed < 2 * 5 * sizeof(tl_state) / 3); /* far smaller than unpacked */
 	att_wave_release(&w);
 	wave_timeline_release(&t);
+}
+
+/* A record that starts after the SIMD's window (the last wave end) adds no cycle, but its stall
+ * is still summed: the sweep stops at the window's end and sums the records it did not reach. */
+TEST(exposed_group_sums_stall_past_the_window)
+{
+	static syn s;
+	trace_dispatch d;
+	syn_build(&s, &d);
+	att_wave two[2];
+	static const att_wave_inst recs[2][2] = {{{0, 9, 10, 14, 1}, {60, 9, 5, 6, 4}},
+						 {{0, 9, 20, 24, 4}, {24, 6, 0, 4, 3}}};
+	for (int w = 0; w < 2; w++) {
+		att_wave_init(&two[w]);
+		two[w].begin = 0;
+		two[w].end = w ? 40 : 50;
+		two[w].insts = xcalloc(2, sizeof *two[w].insts);
+		two[w].n_insts = two[w].cap_insts = 2;
+		memcpy(two[w].insts, recs[w], sizeof recs[w]);
+	}
+	wave_group g = {0, 0, 0, two, 2};
+	exposed_acc a;
+	exposed_init(&a, &d);
+	exposed_group(&a, &g);
+	/* 0..10 both stalled, 10..14 wave 0 issues, 14..20 wave 1 stalled, 20..28 issue */
+	CHECK_INT(a.window, 50);
+	CHECK_INT(a.issue, 12);
+	CHECK_INT(a.exposed, 16);
+	CHECK_INT(a.empty, 22);
+	CHECK(a.line_stall[0] == 10 && a.line_stall[3] == 25); /* line 4: 20 + 5 past the window */
+	CHECK(a.line_exposed[0] == (exposed_fx)5 * EXPOSED_UNIT);
+	CHECK(a.line_exposed[3] == (exposed_fx)11 * EXPOSED_UNIT);
+	exposed_release(&a);
+	for (int w = 0; w < 2; w++)
+		att_wave_release(&two[w]);
+	syn_release(&s, &d);
 }

@@ -25,7 +25,9 @@ struct exposed_scratch {
 	int64_t *ends;		   /* its last event's time (sorted for the overlap count) */
 	size_t *order;		   /* waves with events, by (first, index) */
 	const att_wave_inst **pos; /* block sweep: the wave's first record not yet done */
-	size_t *live;		   /* block sweep: waves begun and not done */
+	const att_wave_inst *
+	    *seen;    /* block sweep: the records before have had their stall summed */
+	size_t *live; /* block sweep: waves begun and not done */
 	struct exposed_events_scratch *ev; /* exposed_events.c's own */
 	/* block sweep: per-cycle changes and the running share, one block long */
 	uint32_t *delta;

@@ -67,6 +67,7 @@ void exposed_release(exposed_acc *a)
 		free(x->ends);
 		free(x->order);
 		free(x->pos);
+		free(x->seen);
 		free(x->live);
 		free(x->delta);
 		free(x->pieces);
@@ -104,6 +105,7 @@ static struct exposed_scratch *scratch_for(exposed_acc *a, size_t n)
 		x->ends = xrealloc(x->ends, cap * sizeof *x->ends);
 		x->order = xrealloc(x->order, cap * sizeof *x->order);
 		x->pos = xrealloc(x->pos, cap * sizeof *x->pos);
+		x->seen = xrealloc(x->seen, cap * sizeof *x->seen);
 		x->live = xrealloc(x->live, cap * sizeof *x->live);
 		x->cap_w = cap;
 	}
@@ -123,10 +125,9 @@ static inline int record_last(const att_wave_inst *in, int64_t *last)
 	return 1;
 }
 
-/* Sums a wave's stall, and notes whether its records are in order, its first record's time and
- * its last event's; 0 when it makes no event. */
-static int wave_check(exposed_acc *a, const att_wave *w, uint8_t *in_order, int64_t *first,
-		      int64_t *end)
+/* Whether a wave's records are in order, its first record's time and its last event's; 0 when
+ * it makes no event. */
+static int wave_check(const att_wave *w, uint8_t *in_order, int64_t *first, int64_t *end)
 {
 	int64_t prev = INT64_MIN;
 	int ok = 1, any = 0;
@@ -139,12 +140,6 @@ static int wave_check(exposed_acc *a, const att_wave *w, uint8_t *in_order, int6
 		 * intervals of one wave never overlap (EXPOSED_STALL_ONE) */
 		ok &=
 		    !__builtin_add_overflow(in->time, in->duration > st ? in->duration : st, &last);
-		if (st > 0) {
-			long i = exposed_inst_of(a, in);
-			a->cls_stall[exposed_class_of(a->d, i)] += (uint64_t)in->stall;
-			if (i >= 0)
-				a->line_stall[i] += (uint64_t)in->stall;
-		}
 		if (!any)
 			*first = in->time, any = 1;
 		ok &= in->time >= prev;
@@ -153,6 +148,26 @@ static int wave_check(exposed_acc *a, const att_wave *w, uint8_t *in_order, int6
 	*in_order = (uint8_t)ok;
 	*end = prev;
 	return any;
+}
+
+/* Adds a stalled record's stall to its line's and class's summed stall; returns the line's
+ * instruction (-1: none) and sets its class. */
+static inline long stall_sum(exposed_acc *a, const att_wave_inst *in, int *cls)
+{
+	long i = exposed_inst_of(a, in);
+	*cls = exposed_class_of(a->d, i);
+	a->cls_stall[*cls] += (uint64_t)in->stall;
+	if (i >= 0)
+		a->line_stall[i] += (uint64_t)in->stall;
+	return i;
+}
+
+/* The summed stall of records [in, end). */
+static void stall_sums(exposed_acc *a, const att_wave_inst *in, const att_wave_inst *end)
+{
+	for (int cls; in < end; in++)
+		if (in->stall > 0)
+			stall_sum(a, in, &cls);
 }
 
 static int cmp_i64(const void *pa, const void *pb)
@@ -208,9 +223,22 @@ static struct exposed_piece *piece_push(struct exposed_scratch *x)
 	return &x->pieces[x->n_pieces++];
 }
 
+/* The first of records [from, to) of a wave in order not done by b1: the last one with events,
+ * if its last event is past b1 (records before it end before it starts). */
+static const att_wave_inst *first_undone(const att_wave_inst *from, const att_wave_inst *to,
+					 int64_t b1)
+{
+	int64_t last;
+	for (const att_wave_inst *in = to; in > from; in--)
+		if (record_last(in - 1, &last))
+			return last > b1 ? in - 1 : to;
+	return to;
+}
+
 /* Adds the live waves' intervals in [b0, b0 + len) to x->delta, their stall intervals' parts to
- * x->pieces, and moves each wave past the records done by the block's end; returns how many
- * waves are still live (a wave is done at its end or at a record past the window's end hi). */
+ * x->pieces, and the stall of records seen for the first time to the summed stall; moves each
+ * wave past the records done by the block's end; returns how many waves are still live (a wave
+ * is done at its end or at a record past the window's end hi). */
 static size_t block_intervals(exposed_acc *a, struct exposed_scratch *x, const wave_group *g,
 			      size_t n_live, int64_t b0, int64_t len, int64_t hi)
 {
@@ -219,26 +247,31 @@ static size_t block_intervals(exposed_acc *a, struct exposed_scratch *x, const w
 	for (size_t j = 0; j < n_live;) {
 		size_t w = x->live[j];
 		const att_wave_inst *end = g->waves[w].insts + g->waves[w].n_insts;
-		const att_wave_inst *in = x->pos[w], *done = in;
+		const att_wave_inst *in = x->pos[w], *seen = x->seen[w];
 		for (; in < end && in->time < b1; in++) {
-			int64_t st = in->stall > 0 ? in->stall : 0, last;
-			int64_t i0, i1;
-			if (st > 0 && clip(in->time, in->time + st, b0, len, &i0, &i1)) {
-				x->delta[i0] += EXPOSED_STALL_ONE;
-				x->delta[i1] -= EXPOSED_STALL_ONE;
-				long i = exposed_inst_of(a, in);
-				*piece_push(x) =
-				    (struct exposed_piece){(uint32_t)i0, (uint32_t)i1, (int32_t)i,
-							   exposed_class_of(a->d, i)};
+			int64_t st = in->stall > 0 ? in->stall : 0, i0, i1;
+			if (st > 0) {
+				int cls;
+				long i = in >= seen ? stall_sum(a, in, &cls) : -2;
+				if (clip(in->time, in->time + st, b0, len, &i0, &i1)) {
+					if (i == -2) {
+						i = exposed_inst_of(a, in);
+						cls = exposed_class_of(a->d, i);
+					}
+					x->delta[i0] += EXPOSED_STALL_ONE;
+					x->delta[i1] -= EXPOSED_STALL_ONE;
+					*piece_push(x) = (struct exposed_piece){
+					    (uint32_t)i0, (uint32_t)i1, (int32_t)i, cls};
+				}
 			}
 			if (in->duration > st &&
 			    clip(in->time + st, in->time + in->duration, b0, len, &i0, &i1)) {
 				x->delta[i0]++;
 				x->delta[i1]--;
 			}
-			if (done == in && (!record_last(in, &last) || last <= b1))
-				done = in + 1;
 		}
+		x->seen[w] = in > seen ? in : seen;
+		const att_wave_inst *done = first_undone(x->pos[w], in, b1);
 		x->pos[w] = done;
 		if (done == end || done->time >= hi)
 			x->live[j] = x->live[--n_live];
@@ -334,6 +367,8 @@ static void group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_
 		b0 = nb > b1 ? nb : b1;
 	}
 	a->empty += (hi - lo) - (a->issue - issue0) - (a->exposed - exposed0);
+	for (size_t w = 0; w < g->n; w++) /* records the sweep did not reach: past hi */
+		stall_sums(a, x->seen[w], g->waves[w].insts + g->waves[w].n_insts);
 }
 
 void exposed_group(exposed_acc *a, const wave_group *g)
@@ -349,16 +384,19 @@ void exposed_group(exposed_acc *a, const wave_group *g)
 	size_t n = 0;
 	int all_in_order = 1;
 	for (size_t w = 0; w < g->n; w++) {
-		x->pos[w] = g->waves[w].insts;
-		if (wave_check(a, &g->waves[w], &x->in_order[w], &x->first[w], &x->ends[n]))
+		x->pos[w] = x->seen[w] = g->waves[w].insts;
+		if (wave_check(&g->waves[w], &x->in_order[w], &x->first[w], &x->ends[n]))
 			x->order[n++] = w;
 		all_in_order &= x->in_order[w];
 	}
 	qsort_r(x->order, n, sizeof *x->order, order_cmp, x->first);
 	if (all_in_order && max_overlap(x->order, x->first, x->ends, n) <= EXPOSED_MAX_STALLED)
 		group_blocks(a, g, lo, hi, n);
-	else
+	else {
+		for (size_t w = 0; w < g->n; w++)
+			stall_sums(a, g->waves[w].insts, g->waves[w].insts + g->waves[w].n_insts);
 		exposed_events_group(a, g, lo, hi);
+	}
 	a->window += hi - lo;
 	a->simds++;
 }
