@@ -27,6 +27,35 @@ static const char *state_color(int s)
 	}
 }
 
+/* Appends v in decimal: the rects are thousands of small integers, which sb_addf formats at
+ * a few thousand instructions each (half of the picture's time). */
+static void add_uint(strbuf *sb, unsigned long long v)
+{
+	char b[24];
+	size_t n = 0;
+	do {
+		b[sizeof b - 1 - n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	sb_add(sb, b + sizeof b - n, n);
+}
+
+/* One rect of a row's run: "M<x> <y>h<w>v<h>h-<w>z", whole pixels. */
+static void add_rect(strbuf *sb, size_t x, size_t y, size_t w, size_t h)
+{
+	sb_addc(sb, 'M');
+	add_uint(sb, x);
+	sb_addc(sb, ' ');
+	add_uint(sb, y);
+	sb_addc(sb, 'h');
+	add_uint(sb, w);
+	sb_addc(sb, 'v');
+	add_uint(sb, h);
+	sb_adds(sb, "h-");
+	add_uint(sb, w);
+	sb_addc(sb, 'z');
+}
+
 static int same_cu(const tl_track *a, const tl_track *b)
 {
 	return a->se == b->se && a->cu == b->cu;
@@ -151,18 +180,19 @@ void timeline_svg(const wave_timeline *t, strbuf *out)
 				e++;
 			}
 			if (best)
-				/* whole pixels: printed as integers, which is what %.0f of
-				 * these doubles gave, without formatting a double four times
-				 * a rect */
-				sb_addf(&runs[best], "M%lld %lldh%zuv%lldh-%zuz",
-					(long long)(TL_LABEL + (double)c), (long long)y, e - c,
-					(long long)(TL_ROW - 2), e - c);
+				/* whole, positive pixels: what %.0f printed */
+				add_rect(&runs[best], (size_t)(TL_LABEL + (double)c), (size_t)y,
+					 e - c, (size_t)(TL_ROW - 2));
 			c = e;
 		}
 		for (int k = 1; k <= 4; k++) {
-			if (runs[k].len)
-				sb_addf(out, "<path fill=\"%s\" d=\"%s\"/>", state_color(k),
-					sb_str(&runs[k]));
+			if (runs[k].len) {
+				sb_adds(out, "<path fill=\"");
+				sb_adds(out, state_color(k));
+				sb_adds(out, "\" d=\"");
+				sb_add(out, runs[k].buf, runs[k].len);
+				sb_adds(out, "\"/>");
+			}
 			sb_reset(&runs[k]);
 		}
 	}

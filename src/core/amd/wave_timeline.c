@@ -221,11 +221,15 @@ int wave_timeline_begin(const char *dir, size_t top_lines, wave_timeline *t, fp_
 
 int wave_timeline_add(wave_timeline *t, const char *name, size_t rank, const att_wave *w)
 {
-	long long se, simd, slot, id;
-	char tail;
-	if (!dispatch_is_wave_file(name) ||
-	    sscanf(name, "se%lld_sm%lld_sl%lld_wv%lld.json%c", &se, &simd, &slot, &id, &tail) != 4)
+	if (!dispatch_is_wave_file(name))
 		return 0;
+	/* se<N>_sm<N>_sl<N>_wv<N>.json, digits checked: the numbers follow each 2- or 3-letter
+	 * tag */
+	char *p;
+	long long se = strtoll(name + 2, &p, 10);
+	long long simd = strtoll(p + 3, &p, 10);
+	long long slot = strtoll(p + 3, &p, 10);
+	long long id = strtoll(p + 3, &p, 10);
 	tl_track k = {se, w->cu, w->simd >= 0 ? w->simd : simd, w->slot >= 0 ? w->slot : slot};
 	t->waves = xgrow(t->waves, &t->cap_waves, t->n_waves + 1, sizeof *t->waves);
 	tl_wave *tw = &t->waves[t->n_waves++];
