@@ -1,7 +1,8 @@
-/* Internal to exposed_stall.c and exposed_events.c: the two ways one SIMD group is swept, and
- * what they share. exposed_stall.c checks the group's waves (and sums their stall), then sweeps
- * it block by block; exposed_events.c merges the waves' events for the groups that sweep cannot
- * take (waves out of order, more than EXPOSED_MAX_STALLED waves at once: malformed files). */
+/* Internal to exposed_stall.c, exposed_cycles.c and exposed_events.c: the two ways one SIMD group
+ * is swept, and what they share. exposed_stall.c checks the group's waves (and sums their stall),
+ * then sweeps it block by block; exposed_events.c merges the waves' events for the groups that
+ * sweep cannot take (waves out of order, more than EXPOSED_MAX_STALLED waves at once: malformed
+ * files). */
 #ifndef FLYPROF_CORE_ANALYSIS_EXPOSED_INT_H
 #define FLYPROF_CORE_ANALYSIS_EXPOSED_INT_H
 
@@ -12,6 +13,16 @@
 /* At most this many records stalled at once have exact shares (EXPOSED_UNIT = lcm(1..16)). */
 #define EXPOSED_MAX_STALLED 16
 
+/* Cycles a block: its buffers (4 + 4 bytes a cycle) stay in L1/L2, and a block's phi fits 32 bits
+ * (EXPOSED_BLOCK * EXPOSED_UNIT < 2^32). */
+#define EXPOSED_BLOCK 4096
+
+/* A block's changes are one array: +-1 for an issue interval, +-EXPOSED_STALL_ONE for a stall
+ * interval, so a prefix sum is issuing + stalled * EXPOSED_STALL_ONE. Exact because at most
+ * EXPOSED_MAX_STALLED waves overlap in a swept group and a wave in order has at most one issue
+ * and one stall interval open at a time: both counts stay below EXPOSED_STALL_ONE. */
+#define EXPOSED_STALL_ONE (1u << 16)
+
 /* units_per_share[k]: EXPOSED_UNIT / k, one stalled record's share of a cycle split k ways
  * (0 for k = 0). */
 extern const uint32_t exposed_units_per_share[EXPOSED_MAX_STALLED + 1];
@@ -20,14 +31,14 @@ extern const uint32_t exposed_units_per_share[EXPOSED_MAX_STALLED + 1];
 struct exposed_scratch {
 	/* per wave of the group */
 	size_t cap_w;
-	uint8_t *in_order;	   /* the wave's records are in time order */
-	int64_t *first;		   /* its first record's time */
-	int64_t *ends;		   /* its last event's time (sorted for the overlap count) */
-	size_t *order;		   /* waves with events, by (first, index) */
-	const att_wave_inst **pos; /* block sweep: the wave's first record not yet done */
-	const att_wave_inst *
-	    *seen;    /* block sweep: the records before have had their stall summed */
-	size_t *live; /* block sweep: waves begun and not done */
+	uint8_t *in_order; /* the wave's records are in time order */
+	int64_t *first;	   /* its first record's time */
+	int64_t *ends;	   /* its last event's time (sorted for the overlap count) */
+	size_t *order;	   /* waves with events, by (first, index) */
+	/* block sweep: per wave, its first record not yet done, and the first whose stall is not
+	 * yet summed */
+	const att_wave_inst **pos, **seen;
+	size_t *live;			   /* block sweep: waves begun and not done */
 	struct exposed_events_scratch *ev; /* exposed_events.c's own */
 	/* block sweep: per-cycle changes and the running share, one block long */
 	uint32_t *delta;
@@ -35,6 +46,18 @@ struct exposed_scratch {
 	size_t n_pieces, cap_pieces;
 	uint32_t *phi;
 };
+
+/* What exposed_cycles returns for a block: one stalled record's share of the whole block in the
+ * low 32 bits, the exposed cycles from bit 32, the issue cycles from bit 48. */
+#define EXPOSED_CYCLE_EXPOSED ((uint64_t)1 << 32)
+#define EXPOSED_CYCLE_ISSUE   ((uint64_t)1 << 48)
+
+/* The per-cycle pass of one block of len cycles (exposed_cycles.c): d[0..len] holds the block's
+ * changes (+-1 issue, +-EXPOSED_STALL_ONE stall), zeroed as they are read; sets phi[k] (k =
+ * 0..len) to one stalled record's share of cycles 0..k-1: EXPOSED_UNIT / (records stalled) for
+ * each exposed cycle (no issue, some stalled). simd 0 takes the scalar loop even where AVX2
+ * runs (for the tests). */
+uint64_t exposed_cycles(uint32_t *d, uint32_t *phi, int64_t len, int simd);
 
 int exposed_class_of(const trace_dispatch *d, long i);
 /* The instruction a record's line names (-1 when none). */

@@ -19,16 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Cycles a block: its buffers (4 + 4 bytes a cycle) stay in L1/L2, and a block's phi fits 32 bits
- * (EXPOSED_BLOCK * EXPOSED_UNIT < 2^32). */
-#define EXPOSED_BLOCK 4096
-
-/* A block's changes are one array: +-1 for an issue interval, +-EXPOSED_STALL_ONE for a stall
- * interval, so a prefix sum is issuing + stalled * EXPOSED_STALL_ONE. Exact because at most
- * EXPOSED_MAX_STALLED waves overlap in a swept group and a wave in order has at most one issue
- * and one stall interval open at a time: both counts stay below EXPOSED_STALL_ONE. */
-#define EXPOSED_STALL_ONE (1u << 16)
-
 const uint32_t exposed_units_per_share[EXPOSED_MAX_STALLED + 1] = {
     0,
     EXPOSED_UNIT / 1,
@@ -281,53 +271,13 @@ static size_t block_intervals(exposed_acc *a, struct exposed_scratch *x, const w
 	return n_live;
 }
 
-/* What one cycle adds, by its split (the records stalled, 0..EXPOSED_MAX_STALLED; SPLIT_ISSUE:
- * some wave issued): one record's share in the low 32 bits, an exposed cycle at bit 32, an issue
- * cycle at bit 48. A block adds at most EXPOSED_BLOCK cycles, so no field carries into the next.
- * One add a cycle then counts the cycles and accumulates phi. */
-#define SPLIT_ISSUE	 (EXPOSED_MAX_STALLED + 1)
-#define CYCLE_EXPOSED	 ((uint64_t)1 << 32)
-#define CYCLE_ISSUE	 ((uint64_t)1 << 48)
-#define EXPOSED_SPLIT(k) (EXPOSED_UNIT / (k) | CYCLE_EXPOSED)
-static const uint64_t cycle_adds[SPLIT_ISSUE + 1] = {
-    0,
-    EXPOSED_SPLIT(1),
-    EXPOSED_SPLIT(2),
-    EXPOSED_SPLIT(3),
-    EXPOSED_SPLIT(4),
-    EXPOSED_SPLIT(5),
-    EXPOSED_SPLIT(6),
-    EXPOSED_SPLIT(7),
-    EXPOSED_SPLIT(8),
-    EXPOSED_SPLIT(9),
-    EXPOSED_SPLIT(10),
-    EXPOSED_SPLIT(11),
-    EXPOSED_SPLIT(12),
-    EXPOSED_SPLIT(13),
-    EXPOSED_SPLIT(14),
-    EXPOSED_SPLIT(15),
-    EXPOSED_SPLIT(16),
-    CYCLE_ISSUE,
-};
-
-/* Classifies the block's cycles from the per-cycle changes; phi[k]: one stalled record's share
- * of cycles b0 .. b0 + k - 1. */
+/* Classifies the block's cycles (exposed_cycles). */
 static void block_cycles(exposed_acc *a, struct exposed_scratch *x, int64_t len)
 {
-	uint32_t *d = x->delta, *phi = x->phi, v = 0;
-	uint64_t sum = 0;
-	phi[0] = 0;
-	for (int64_t k = 0; k < len; k++) {
-		v += d[k]; /* issuing + stalled * EXPOSED_STALL_ONE */
-		d[k] = 0;  /* ready for the next block */
-		uint32_t stalled = v / EXPOSED_STALL_ONE;
-		stalled = stalled > EXPOSED_MAX_STALLED ? EXPOSED_MAX_STALLED : stalled; /* never */
-		sum += cycle_adds[v & (EXPOSED_STALL_ONE - 1) ? SPLIT_ISSUE : stalled];
-		phi[k + 1] = (uint32_t)sum;
-	}
-	d[len] = 0;
-	a->issue += (int64_t)(sum / CYCLE_ISSUE);
-	a->exposed += (int64_t)(sum / CYCLE_EXPOSED % (CYCLE_ISSUE / CYCLE_EXPOSED));
+	uint64_t sum = exposed_cycles(x->delta, x->phi, len, 1);
+	a->issue += (int64_t)(sum / EXPOSED_CYCLE_ISSUE);
+	a->exposed +=
+	    (int64_t)(sum / EXPOSED_CYCLE_EXPOSED % (EXPOSED_CYCLE_ISSUE / EXPOSED_CYCLE_EXPOSED));
 }
 
 /* Gives the block's stall pieces their shares: phi at the end minus phi at the start. */
