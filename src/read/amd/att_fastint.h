@@ -284,14 +284,14 @@ att_fast_rows5_avx2(const char *p, const char *end, int n, int64_t *v, size_t ma
 	if (n != 5)
 		return att_fast_rows(p, end, n, v, max_rows, k);
 	*k = 0;
-	if (end - p < ATT_FAST_ROW5_SLACK + 1 || *p != '[')
+	if (end - p < ATT_FAST_ROW5_SLACK + 1 || *p != '[' || max_rows == 0)
 		return NULL;
 	__m256i shift = _mm256_set1_epi8((char)(0x80 - '0')), lim = _mm256_set1_epi8(-118);
 	__m256i comma = _mm256_set1_epi8(','), close = _mm256_set1_epi8(']');
 	__m256i zero = _mm256_set1_epi8('0');
 	const __m256i tens = _mm256_set1_epi16(0x010A); /* bytes 10, 1 */
 	const __m256i hundreds = _mm256_set1_epi32(0x00010064);
-	const __m128i myriads = _mm_set1_epi32(0x00012710);
+	const __m128i myriads = _mm_set1_epi32(0x00012710), e8 = _mm_set1_epi64x(100000000);
 	/* Held in registers: GCC otherwise rebuilds each broadcast inside the loop. */
 	ATT_FAST_OPAQUE(shift);
 	ATT_FAST_OPAQUE(lim);
@@ -299,22 +299,31 @@ att_fast_rows5_avx2(const char *p, const char *end, int n, int64_t *v, size_t ma
 	ATT_FAST_OPAQUE(close);
 	ATT_FAST_OPAQUE(zero);
 	const char *last = NULL, *q = p + 1; /* q: the row's first byte */
+	/* The last row start read: ATT_FAST_ROW5_SLACK before the end, and at most max_rows rows
+	 * in (a row of 5 numbers and its ',' take at least 12 bytes), so the loop counts no rows.
+	 */
 	const char *stop = end - ATT_FAST_ROW5_SLACK;
-	int64_t *row = v, *row_end = v + 5 * max_rows;
-	while (row < row_end && q <= stop) {
+	if ((size_t)(stop - q) > 12 * (max_rows - 1))
+		stop = q + 12 * (max_rows - 1);
+	int64_t *row = v;
+	while (q <= stop) {
 		__m256i x = _mm256_loadu_si256((const __m256i *)(const void *)q);
+		__m256i dgv = _mm256_cmpgt_epi8(lim, _mm256_add_epi8(x, shift));
+		__m256i cmv = _mm256_cmpeq_epi8(x, comma);
 #define FR_MASK(c) ((uint64_t)(uint32_t)_mm256_movemask_epi8(c))
-		uint64_t dg = FR_MASK(_mm256_cmpgt_epi8(lim, _mm256_add_epi8(x, shift)));
-		uint64_t cm = FR_MASK(_mm256_cmpeq_epi8(x, comma));
+		uint64_t ok = FR_MASK(_mm256_or_si256(dgv, cmv)); /* digits and commas */
+		uint64_t dg = FR_MASK(dgv), cm = FR_MASK(cmv);
 		uint64_t cl = FR_MASK(_mm256_cmpeq_epi8(x, close));
 		uint64_t zr = FR_MASK(_mm256_cmpeq_epi8(x, zero));
 #undef FR_MASK
+		/* The ']' from its own mask: the next row's position hangs on this (the loop
+		 * runs at the latency of load, compare, mask, bit scan), the checks do not. */
 		if (!cl)
-			break; /* a row of more than 31 bytes: the general path reads it */
+			break; /* a row too long for this path */
 		unsigned e = (unsigned)__builtin_ctzll(cl);
 		uint64_t valid = (1ull << e) - 1;
 		uint64_t commas = cm & valid, ends = commas | 1ull << e;
-		if (((dg | commas) & valid) != valid || ((1u | commas << 1) & zr & dg >> 1))
+		if ((~ok & valid) || ((1u | commas << 1) & zr & dg >> 1))
 			break; /* a byte other than a digit or ',', or a leading zero */
 		unsigned p0 = (unsigned)__builtin_ctzll(ends); /* the first number's length */
 		uint64_t key = ends >> (p0 + 1);
@@ -335,8 +344,9 @@ att_fast_rows5_avx2(const char *p, const char *end, int n, int64_t *v, size_t ma
 			__m256i q4 = _mm256_madd_epi16(_mm256_maddubs_epi16(d, tens), hundreds);
 			__m128i t4 = _mm256_castsi256_si128(q4); /* t in 4 groups of 4 digits */
 			__m128i t8 = _mm_madd_epi16(_mm_packus_epi32(t4, t4), myriads);
-			uint64_t tt = (uint64_t)_mm_cvtsi128_si64(t8);
-			row[0] = (int64_t)((tt & 0xFFFFFFFFu) * 100000000u + (tt >> 32));
+			/* t = high 8 digits * 10^8 + low 8 digits, in the low 64-bit lane */
+			__m128i t = _mm_add_epi64(_mm_mul_epu32(t8, e8), _mm_srli_epi64(t8, 32));
+			_mm_storel_epi64((__m128i *)(void *)row, t);
 			_mm256_storeu_si256((__m256i *)(void *)(row + 1),
 					    _mm256_cvtepu32_epi64(_mm256_extracti128_si256(q4, 1)));
 		} else if ((dg << 1 & ends) != ends || !att_fast_row_ints(q, ends, e, 5, row)) {
@@ -344,7 +354,9 @@ att_fast_rows5_avx2(const char *p, const char *end, int n, int64_t *v, size_t ma
 		}
 		row += 5;
 		last = q + e + 1;
-		if (q[e + 1] != ',' || q[e + 2] != '[')
+		uint16_t next;
+		memcpy(&next, last, 2);
+		if (next != (',' | '[' << 8))
 			break; /* the end of the array, or anything unusual */
 		q += e + 3;
 	}
@@ -359,6 +371,29 @@ att_fast_rows5_avx2(const char *p, const char *end, int n, int64_t *v, size_t ma
  * lanes (-128: a zero byte). Built with the other tables in att_fastint.c. */
 extern int8_t att_fast_row2_shuf[9][17][16];
 
+/* att_fast_classify64 with two 32-byte compares per class instead of four 16-byte ones. */
+ATT_FAST_AVX2_FN static inline __attribute__((always_inline)) att_fast_masks64
+att_fast_classify64_avx2(const char *p)
+{
+	att_fast_masks64 m;
+	const __m256i shift = _mm256_set1_epi8((char)(0x80 - '0')), lim = _mm256_set1_epi8(-118);
+	const __m256i comma = _mm256_set1_epi8(','), open = _mm256_set1_epi8('['),
+		      close = _mm256_set1_epi8(']'), zero = _mm256_set1_epi8('0');
+	__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)p);
+	__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+#define FC_MASK(x)     ((uint64_t)(uint32_t)_mm256_movemask_epi8(x))
+#define FC_PAIR(op, c) (FC_MASK(op(a, c)) | FC_MASK(op(b, c)) << 32)
+	m.digit = FC_MASK(_mm256_cmpgt_epi8(lim, _mm256_add_epi8(a, shift))) |
+		  FC_MASK(_mm256_cmpgt_epi8(lim, _mm256_add_epi8(b, shift))) << 32;
+	m.comma = FC_PAIR(_mm256_cmpeq_epi8, comma);
+	m.open = FC_PAIR(_mm256_cmpeq_epi8, open);
+	m.close = FC_PAIR(_mm256_cmpeq_epi8, close);
+	m.zero = FC_PAIR(_mm256_cmpeq_epi8, zero);
+#undef FC_PAIR
+#undef FC_MASK
+	return m;
+}
+
 /* att_fast_rows for AVX2, with the same contract. The rows of 5 (instructions) are read by
  * att_fast_rows5_avx2; the rows of 2 (a wave's timeline, a waitcnt's producers) are short, so
  * they keep the 64-byte windows of att_fast_rows, and each row's two numbers are converted by
@@ -372,29 +407,35 @@ att_fast_rows_avx2(const char *p, const char *end, int n, int64_t *v, size_t max
 		return att_fast_rows(p, end, n, v, max_rows, k);
 	*k = 0;
 	const char *last = NULL;
-	const __m128i zero = _mm_set1_epi8('0'), tens = _mm_set1_epi16(0x010A);
-	const __m128i hundreds = _mm_set1_epi32(0x00010064), myriads = _mm_set1_epi32(0x00012710);
-	int64_t *row = v;
-	while (end - p >= ATT_FAST_ROWS_SLACK && *k < max_rows) {
-		att_fast_masks64 m = att_fast_classify64(p);
+	__m128i zero = _mm_set1_epi8('0'), tens = _mm_set1_epi16(0x010A);
+	__m128i hundreds = _mm_set1_epi32(0x00010064), myriads = _mm_set1_epi32(0x00012710);
+	ATT_FAST_OPAQUE(zero);
+	ATT_FAST_OPAQUE(tens);
+	ATT_FAST_OPAQUE(hundreds);
+	ATT_FAST_OPAQUE(myriads);
+	int64_t *row = v, *row_end = v + 2 * max_rows;
+	while (end - p >= ATT_FAST_ROWS_SLACK && row < row_end) {
+		att_fast_masks64 m = att_fast_classify64_avx2(p);
+		/* Per window: bytes that are neither digit nor comma, and "0" before a digit. */
+		uint64_t bad = ~(m.digit | m.comma), zd = m.zero & m.digit >> 1;
 		unsigned r = 0; /* the current row's '[' in the window */
 		for (;;) {
-			if (r >= 62 || !(m.open >> r & 1) || *k >= max_rows)
+			if (r >= 62 || !(m.open >> r & 1) || row >= row_end)
 				break;
 			unsigned o = r + 1; /* the row's first byte */
 			uint64_t cl = m.close >> o;
 			if (!cl)
 				break; /* the row ends in the next window */
 			unsigned e = (unsigned)__builtin_ctzll(cl);
-			uint64_t valid = (1ull << e) - 1, dg = m.digit >> o;
-			uint64_t commas = m.comma >> o & valid, ends = commas | 1ull << e;
-			if (((dg | commas) & valid) != valid || (dg << 1 & ends) != ends ||
-			    ((1u | commas << 1) & m.zero >> o & dg >> 1))
-				return last;
+			uint64_t valid = (1ull << e) - 1;
+			uint64_t commas = m.comma >> o & valid;
+			if ((bad >> o & valid) || ((1u | commas << 1) & zd >> o))
+				goto done; /* a byte other than a digit or ',', or a leading zero */
 			const char *q = p + o;
 			unsigned a = (unsigned)__builtin_ctzll(commas | 1ull << 63);
-			if (a - 1 < 8 && e <= 16 && e - a - 2 < 8 && !(commas & (commas - 1))) {
-				/* One comma, both numbers of 1..8 digits within 16 bytes. */
+			/* One comma (both numbers non-empty), each of 1..8 digits, within 16 bytes.
+			 */
+			if (a - 1 < 8 && e - a - 2 < 8 && e <= 16 && !(commas & (commas - 1))) {
 				__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
 				__m128i idx = _mm_load_si128(
 				    (const __m128i *)(const void *)att_fast_row2_shuf[a][e]);
@@ -402,21 +443,25 @@ att_fast_rows_avx2(const char *p, const char *end, int n, int64_t *v, size_t max
 				__m128i q4 = _mm_madd_epi16(_mm_maddubs_epi16(d, tens), hundreds);
 				__m128i q8 = _mm_madd_epi16(_mm_packus_epi32(q4, q4), myriads);
 				_mm_storeu_si128((__m128i *)(void *)row, _mm_cvtepu32_epi64(q8));
-			} else if (!att_fast_row_ints(q, ends, e, 2, row)) {
-				return last;
+			} else {
+				uint64_t ends = commas | 1ull << e, dg = m.digit >> o;
+				if ((dg << 1 & ends) != ends ||
+				    !att_fast_row_ints(q, ends, e, 2, row))
+					goto done; /* an empty number, not 2, or over 16 digits */
 			}
 			row += 2;
-			(*k)++;
 			last = q + e + 1;
 			unsigned next = o + e + 1; /* the byte after ']' */
 			if (next > 63 || !(m.comma >> next & 1))
-				return last; /* the end of the array, or anything unusual */
+				goto done; /* the end of the array, or anything unusual */
 			r = next + 1;
 		}
 		if (!last || r == 0)
 			break; /* no row ends inside this window: the general path reads it */
 		p += r;
 	}
+done:
+	*k = (size_t)(row - v) / 2;
 	return last;
 }
 #endif

@@ -101,7 +101,7 @@ static int int_row(att_scan *s, int64_t *v, int n, const char *row_what, const c
  * (whitespace, extra columns, long numbers, errors): the caller then re-reads the same row
  * with the general, error-reporting path, so this never decides what is malformed. */
 #define QUICK_ROW_MAX (2 + 5 * 20) /* '[' + 5 x (sign, 18 digits, separator) + slack */
-#define ROW_BATCH     32	   /* rows taken from att_fast_rows per call */
+#define ROW_BATCH     64	   /* rows taken from att_fast_rows per call */
 
 static inline __attribute__((always_inline)) const char *quick_row(const char *p, const char *end,
 								   int64_t *v, int n)
