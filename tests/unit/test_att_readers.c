@@ -75,6 +75,33 @@ TEST(att_wave_reads_every_field)
 	att_wave_release(&w);
 }
 
+/* Keys that share a first byte (or all of a known key) with the ones read are skipped. */
+TEST(att_wave_skips_keys_like_known_ones)
+{
+	static const char doc[] =
+	    "{\"wave\":{\"\":1,\"b\":[1],\"beginning\":5,\"begin\":10,\"c\":2,\"cus\":7,"
+	    "\"cu\":3,\"e\":\"x\",\"end\":20,\"i\":0,\"ids\":9,\"id\":4,\"instr\":[[1]],"
+	    "\"instructions\":[[1,2,3,4,5]],\"s\":1,\"simds\":8,\"simd\":5,\"slots\":8,"
+	    "\"slot\":6,\"time\":[],\"timeline\":[[1,2]],\"wait\":{},\"waitcnt\":[[7,[[8,0]]]],"
+	    "\"waitcnts\":[1],\"x\":null}}";
+	att_wave w;
+	att_wave_init(&w);
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(att_wave_parse(doc, strlen(doc), "w.json", &w, &e), 0);
+	CHECK_INT(w.begin, 10);
+	CHECK_INT(w.cu, 3);
+	CHECK_INT(w.end, 20);
+	CHECK_INT(w.id, 4);
+	CHECK_INT(w.simd, 5);
+	CHECK_INT(w.slot, 6);
+	CHECK_INT(w.n_insts, 1);
+	CHECK_INT(w.insts[0].line, 5);
+	CHECK_INT(w.n_timeline, 1);
+	CHECK_INT(w.n_waits, 1);
+	CHECK_INT(w.waits[0].producer_line, 8);
+	att_wave_release(&w);
+}
+
 TEST(att_wave_rejects_malformed_with_position)
 {
 	struct {
