@@ -801,3 +801,39 @@ TEST(exposed_cycles_avx2_equals_scalar)
 				CHECK(d[c][k] == 0);
 	}
 }
+
+/* A wave without records does not keep a group from the block sweep: its order flag is set
+ * (not left from the group before, whose first wave was out of order). */
+TEST(exposed_group_wave_without_records_is_in_order)
+{
+	static syn s;
+	trace_dispatch d;
+	syn_build(&s, &d);
+	att_wave two[2];
+	static const att_wave_inst recs[3] = {{10, 6, 0, 4, 3}, {0, 6, 0, 4, 3}, {20, 9, 5, 6, 1}};
+	for (int w = 0; w < 2; w++) {
+		att_wave_init(&two[w]);
+		two[w].begin = 0;
+		two[w].end = 40;
+		two[w].insts = xcalloc(3, sizeof *two[w].insts);
+		two[w].cap_insts = 3;
+	}
+	memcpy(two[0].insts, recs, 2 * sizeof recs[0]); /* out of order */
+	two[0].n_insts = 2;
+	two[1].insts[0] = recs[2];
+	two[1].n_insts = 1;
+	wave_group g = {0, 0, 0, two, 2};
+	exposed_acc a;
+	exposed_init(&a, &d);
+	exposed_group(&a, &g);
+	CHECK_INT(a.scratch->in_order[0], 0);
+	two[0].n_insts = 0;
+	exposed_group(&a, &g);
+	CHECK_INT(a.scratch->in_order[0], 1);
+	CHECK_INT(a.scratch->in_order[1], 1);
+	CHECK_INT(a.window, 80);
+	exposed_release(&a);
+	for (int w = 0; w < 2; w++)
+		att_wave_release(&two[w]);
+	syn_release(&s, &d);
+}

@@ -122,6 +122,7 @@ static int wave_check(const att_wave *w, uint8_t *in_order, int64_t *first, int6
 {
 	const att_wave_inst *in = w->insts, *stop = in + w->n_insts;
 	int64_t prev = INT64_MIN;
+	*in_order = 1;
 	for (;; in++) {
 		if (in == stop)
 			return 0;
