@@ -316,6 +316,20 @@ static char **list_names(const char *dir, size_t *n, int only_dirs, fp_err *e)
 	return names;
 }
 
+int file_dir_any(const char *dir, int (*match)(const char *name, void *ctx), void *ctx)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	int found = 0;
+	struct dirent *de;
+	while (!found && (de = readdir(d)) != NULL)
+		found = strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
+			match(de->d_name, ctx);
+	closedir(d);
+	return found;
+}
+
 char **file_list_dir(const char *dir, size_t *n, fp_err *e)
 {
 	return list_names(dir, n, 0, e);

@@ -52,5 +52,9 @@ char **file_list_dir(const char *dir, size_t *n, fp_err *e);
  * gives it: no stat per entry, which matters in a dispatch directory of thousands of files. */
 char **file_list_subdirs(const char *dir, size_t *n, fp_err *e);
 void file_list_free(char **names, size_t n);
+/* Whether some name in dir (not . or ..) satisfies match, read in directory order up to the
+ * first that does: nothing copied or sorted, so a yes/no question about a dispatch directory of
+ * thousands of files costs one walk of its entries, not a listing. 0 when dir is unreadable. */
+int file_dir_any(const char *dir, int (*match)(const char *name, void *ctx), void *ctx);
 
 #endif

@@ -314,6 +314,46 @@ TEST(atomic_write_replaces_and_reads_back)
 	free(p);
 }
 
+static int t_ends_csv(const char *name, void *ctx)
+{
+	size_t n = strlen(name);
+	++*(int *)ctx; /* names looked at */
+	return n > 4 && strcmp(name + n - 4, ".csv") == 0;
+}
+
+/* file_dir_any: a yes/no over a directory's names, stopping at the first match; never . or ..;
+ * an unreadable directory is a no. */
+TEST(file_dir_any_answers_over_names)
+{
+	const char *dir = t_tmpdir();
+	char *sub = path_join(dir, "any");
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(file_mkdirs(sub, &e), 0);
+	int seen = 0;
+	CHECK_INT(file_dir_any(sub, t_ends_csv, &seen), 0); /* empty: . and .. not offered */
+	CHECK_INT(seen, 0);
+	for (int i = 0; i < 20; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "w%02d.json", i);
+		char *p = path_join(sub, name);
+		CHECK_INT(file_write_atomic(p, "{}", 2, &e), 0);
+		free(p);
+	}
+	seen = 0;
+	CHECK_INT(file_dir_any(sub, t_ends_csv, &seen), 0);
+	CHECK_INT(seen, 20);
+	char *csv = path_join(sub, "x_src_sass.csv");
+	CHECK_INT(file_write_atomic(csv, "", 0, &e), 0);
+	seen = 0;
+	CHECK_INT(file_dir_any(sub, t_ends_csv, &seen), 1);
+	CHECK(seen >= 1 && seen <= 21);
+	char *none = path_join(dir, "no-such-dir");
+	CHECK_INT(file_dir_any(none, t_ends_csv, &seen), 0);
+	free(none);
+	free(csv);
+	free(sub);
+}
+
 /* The wave-file read: openat on the dispatch directory, one read(2) of the stat size, and the
  * checks and messages of input_open, naming the whole path. */
 TEST(input_read_into_at_reads_by_directory_and_keeps_its_checks)

@@ -159,25 +159,21 @@ int ncu_bundle_find(const char *bundle_dir, ncu_exports *out, fp_err *e)
 	return rc;
 }
 
+/* A name ncu_exports_find would take: one of the source exports, by prefix or by its plain
+ * name. */
+static int names_export(const char *name, void *ctx)
+{
+	size_t stem = 0;
+	(void)ctx;
+	return ends_with(name, SASS_SUFFIX, &stem) || ends_with(name, CORR_SUFFIXES[0], &stem) ||
+	       ends_with(name, CORR_SUFFIXES[1], &stem) || strcmp(name, "source_sass.csv") == 0 ||
+	       strcmp(name, "source_correlated.csv") == 0;
+}
+
 int ncu_dir_has_exports(const char *dir)
 {
-	int found = 0;
-	if (!file_is_dir(dir))
-		return 0;
-	fp_err e = FP_ERR_INIT;
-	size_t n = 0;
-	char **names = file_list_dir(dir, &n, &e);
-	if (names) {
-		jv *ps = prefixes(names, n);
-		found = jv_len(ps) > 0;
-		for (size_t i = 0; i < n && !found; i++)
-			found = strcmp(names[i], "source_sass.csv") == 0 ||
-				strcmp(names[i], "source_correlated.csv") == 0;
-		jv_free(ps);
-		file_list_free(names, n);
-	}
-	fp_err_clear(&e);
-	return found;
+	/* asked of every input, AMD dispatch directories of thousands of wave files included */
+	return file_is_dir(dir) && file_dir_any(dir, names_export, NULL);
 }
 
 int ncu_bundle_has_exports(const char *bundle_dir)
