@@ -93,8 +93,9 @@ TEST(exposed_stall_known_by_construction)
 	trace_dispatch_release(&d);
 }
 
-/* The same SIMD with every time and length times 2^24: a window too long for a counter per
- * cycle, so the events take the radix sort (three 11-bit passes); every figure scales. */
+/* The same SIMD with every time and length times 2^24: 1.7e9 cycles and five records, which the
+ * block sweep would walk cycle by cycle (about a second); the group takes the event merge
+ * (exposed_group_sparse_window_takes_the_merge); every figure scales. */
 TEST(exposed_stall_long_window_radix_sort)
 {
 	char *dir = path_join(t_tmpdir(), "longwin");
@@ -835,5 +836,38 @@ TEST(exposed_group_wave_without_records_is_in_order)
 	exposed_release(&a);
 	for (int w = 0; w < 2; w++)
 		att_wave_release(&two[w]);
+	syn_release(&s, &d);
+}
+
+/* A group with many cycles a record (a 10^9-cycle stall) takes the event merge, whose cost does
+ * not grow with the cycles; the same group 10^8 times shorter takes the block sweep. Both give
+ * the figures of the definition. */
+TEST(exposed_group_sparse_window_takes_the_merge)
+{
+	static syn s;
+	trace_dispatch d;
+	syn_build(&s, &d);
+	static const int64_t scale[2] = {1000000000, 10};
+	for (int i = 0; i < 2; i++) {
+		att_wave one;
+		att_wave_init(&one);
+		one.begin = 0;
+		one.end = 2 * scale[i];
+		one.insts = xcalloc(2, sizeof *one.insts);
+		one.n_insts = one.cap_insts = 2;
+		one.insts[0] = (att_wave_inst){0, 9, scale[i], scale[i] + 4, 1};
+		one.insts[1] = (att_wave_inst){scale[i] + 4, 6, 0, 4, 3};
+		wave_group g = {0, 0, 0, &one, 1};
+		exposed_acc a;
+		exposed_init(&a, &d);
+		exposed_group(&a, &g);
+		CHECK_INT(a.scratch->ev != NULL, i == 0);
+		CHECK_INT(a.exposed, scale[i]);
+		CHECK_INT(a.issue, 8);
+		CHECK_INT(a.empty, scale[i] - 8);
+		CHECK(a.line_exposed[0] == (exposed_fx)scale[i] * EXPOSED_UNIT);
+		exposed_release(&a);
+		att_wave_release(&one);
+	}
 	syn_release(&s, &d);
 }

@@ -147,6 +147,10 @@ static int wave_check(const att_wave *w, uint8_t *in_order, int64_t *first, int6
 	return 1;
 }
 
+/* The most cycles a record the block sweep takes a group with (exposed_group): about where the
+ * two ways cost the same. */
+#define EXPOSED_CYCLES_PER_RECORD 64
+
 /* Adds a stalled record's stall to its line's and class's summed stall; returns the line's
  * instruction (-1: none) and sets its class. */
 static inline long stall_sum(exposed_acc *a, const att_wave_inst *in, int *cls)
@@ -269,6 +273,8 @@ static size_t block_intervals(exposed_acc *a, struct exposed_scratch *x, const w
 		}
 		x->seen[w] = in > seen ? in : seen;
 		const att_wave_inst *done = first_undone(x->pos[w], in, b1);
+		while (done < end && done->stall <= 0 && done->duration <= 0)
+			done++; /* no events: no block need start at it */
 		x->pos[w] = done;
 		if (done == end || done->time >= hi)
 			x->live[j] = x->live[--n_live];
@@ -328,12 +334,29 @@ static void group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_
 		stall_sums(a, x->seen[w], g->waves[w].insts + g->waves[w].n_insts);
 }
 
+/* At most the cycles the block sweep would walk: those of [lo, hi) that the waves' spans
+ * cover, bounded by the window and by the sum of the spans (ends[k] is order[k]'s: call before
+ * order is sorted). */
+static uint64_t swept_cycles(const struct exposed_scratch *x, size_t n, int64_t lo, int64_t hi)
+{
+	uint64_t sum = 0, window = (uint64_t)hi - (uint64_t)lo;
+	for (size_t k = 0; k < n && sum < window; k++) {
+		int64_t b = x->first[x->order[k]], e = x->ends[k];
+		b = b < lo ? lo : b > hi ? hi : b;
+		e = e < lo ? lo : e > hi ? hi : e;
+		sum += e > b ? (uint64_t)e - (uint64_t)b : 0;
+	}
+	return sum < window ? sum : window;
+}
+
 void exposed_group(exposed_acc *a, const wave_group *g)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	size_t records = 0;
 	for (size_t w = 0; w < g->n; w++) {
 		lo = g->waves[w].begin < lo ? g->waves[w].begin : lo;
 		hi = g->waves[w].end > hi ? g->waves[w].end : hi;
+		records += g->waves[w].n_insts;
 	}
 	if (!g->n || hi <= lo)
 		return;
@@ -346,8 +369,14 @@ void exposed_group(exposed_acc *a, const wave_group *g)
 			x->order[n++] = w;
 		all_in_order &= x->in_order[w];
 	}
+	/* The sweep costs about 8 instructions a cycle and 70 a record, the merge about 450 a
+	 * record (callgrind, corpus moe_gemm): a window with few records in many cycles (long
+	 * stalls; the corpus has 4 to 44 cycles a record) takes the merge, whose cost does not
+	 * grow with the cycles. */
+	int sparse = swept_cycles(x, n, lo, hi) / EXPOSED_CYCLES_PER_RECORD > records + 1;
 	qsort_r(x->order, n, sizeof *x->order, order_cmp, x->first);
-	if (all_in_order && max_overlap(x->order, x->first, x->ends, n) <= EXPOSED_MAX_STALLED)
+	if (all_in_order && !sparse &&
+	    max_overlap(x->order, x->first, x->ends, n) <= EXPOSED_MAX_STALLED)
 		group_blocks(a, g, lo, hi, n);
 	else {
 		for (size_t w = 0; w < g->n; w++)
