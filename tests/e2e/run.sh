@@ -32,12 +32,20 @@ normalise() {
 	printf '%s' "$s"
 }
 
-# E2E_ONLY=t_map (a script name without .sh, or "golden") runs just that part while working
-# on one area; the full suite is what CI runs.
+# E2E_ONLY="t_map t_report" (script names without .sh, or "golden", space-separated) runs just
+# those parts while working on one area; the full suite is what CI runs. A name that matches no
+# part is an error, not a quiet run of nothing.
 ONLY=${E2E_ONLY:-}
+wanted() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
+for want in $ONLY; do
+	if [ "$want" != golden ] && [ ! -f "$ROOT/tests/e2e/$want.sh" ]; then
+		echo "E2E_ONLY: no part named $want (tests/e2e/$want.sh)" >&2
+		exit 2
+	fi
+done
 for dir in "$ROOT"/tests/golden/*/; do
 	[ -f "$dir/args" ] || continue
-	[ -n "$ONLY" ] && [ "$ONLY" != golden ] && continue
+	wanted golden || continue
 	name="golden/$(basename "$dir")"
 	if grep -q '${CORPUS}' "$dir/args" && [ -z "$CORPUS" ]; then
 		echo "ok - $name # SKIP FLYPROF_CORPUS not set"
@@ -75,7 +83,7 @@ done
 
 for t in "$ROOT"/tests/e2e/t_*.sh; do
 	[ -f "$t" ] || continue
-	[ -n "$ONLY" ] && [ "$ONLY" != "$(basename "$t" .sh)" ] && continue
+	wanted "$(basename "$t" .sh)" || continue
 	echo "# $(basename "$t")"
 	source "$t"
 done
