@@ -304,16 +304,28 @@ TEST(att_fast_rows_pair_shapes)
 		}
 		check_rows(m + at, L - at + 1, 120, 2, 0);
 	}
-	char z[256];
 	static const char *const bad[] = {
-	    "[,1]",   "[1,]",	"[1]",	  "[1,2,3]",	   "[01,2]",	    "[1,02]",
-	    "[-1,2]", "[1, 2]", "[1,2 ]", "[1.0,2]",	   "[1,,2]",	    "[]",
-	    "[1,2]]", "[1,2][", "[1;2]",  "[123456789,1]", "[1,123456789]", "[0,0],[00,1]"};
-	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		int n = snprintf(z, sizeof z, "[7,6],%s,[1,2]]", bad[i]);
-		memset(z + n, ' ', sizeof z - (size_t)n);
-		check_rows(z, (size_t)n, 150, 2, 0);
-	}
+	    "[,1]",	     "[1,]",	     "[1]",	 "[1,2,3]",
+	    "[01,2]",	     "[1,02]",	     "[-1,2]",	 "[1, 2]",
+	    "[1,2 ]",	     "[1.0,2]",	     "[1,,2]",	 "[]",
+	    "[1,2]]",	     "[1,2][",	     "[1;2]",	 "[123456789,1]",
+	    "[1,123456789]", "[0,0],[00,1]", "[1,,2,3]", "[1,2,,3]",
+	    "[1,2],,[3,4]",  "[1,2],[3,4],"};
+	/* Each inside a long run, after 0..9 valid rows: at every place of a 64-byte window,
+	 * with whole windows of valid rows around it (the rows of a window are checked at once). */
+	char y[512];
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		for (int before = 0; before < 10; before++) {
+			size_t n = 0;
+			for (int r = 0; r < before; r++)
+				n += (size_t)sprintf(y + n, "[7,6],");
+			n += (size_t)sprintf(y + n, "%s", bad[i]);
+			for (int r = 0; r < 14; r++)
+				n += (size_t)sprintf(y + n, ",[%d,2%d]", r, r);
+			y[n++] = ']';
+			memset(y + n, ' ', sizeof y - n);
+			check_rows(y, n, 150, 2, 0);
+		}
 }
 
 /* Near the end of the buffer every build declines, and never reads past it: the buffer is

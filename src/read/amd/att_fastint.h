@@ -394,6 +394,64 @@ att_fast_classify64_avx2(const char *p)
 	return m;
 }
 
+/* The rows of 2 of one 64-byte window (m, p at a row's '[') that end in it, all at once when
+ * every one of them is "[x,y]" with x, y of 1..8 digits, no leading zero, within 16 bytes, and
+ * they are separated by ",[": stores them at *row (advanced; at most up to row_end) and returns
+ * the position after the last one's ']', or NULL (nothing stored) for anything else. The
+ * structure is checked on the window's masks once, instead of row by row: bytes only digits,
+ * ',', '[' and ']'; each comma between two digits (inner) or between "]" and "[" (outer);
+ * each '[' but the first after an outer comma, each ']' but the last before one; no "0"
+ * before a digit at a number's start; then row by row exactly one inner comma between its
+ * '[' and ']' (the three bit sets walked together). */
+ATT_FAST_AVX2_FN static inline __attribute__((always_inline)) const char *
+att_fast_rows2_window(const char *p, const att_fast_masks64 *m, uint64_t zd, int64_t **rowp,
+		      int64_t *row_end, __m128i tens, __m128i hundreds, __m128i myriads,
+		      __m128i zero)
+{
+	if (!m->close)
+		return NULL;
+	unsigned last = 63 - (unsigned)__builtin_clzll(m->close); /* the last ']' in the window */
+	uint64_t in = last == 63 ? ~0ull : (2ull << last) - 1;
+	uint64_t dg = m->digit & in, cm = m->comma & in, op = m->open & in, cl = m->close & in;
+	uint64_t inner = cm & dg << 1 & dg >> 1, outer = cm & cl << 1 & op >> 1;
+	/* (A '[' or ']' next to anything but a digit inside a row fails one of these too: the
+	 * comma is neither inner nor outer, or the row has no inner comma.) The ']' check also
+	 * makes the '[' and ']' counts equal, so the walk below never scans an empty set. */
+	if ((dg | cm | op | cl) != in || cm != (inner | outer) || (op & ~1ull) != outer << 1 ||
+	    (cl & ~(1ull << last)) != outer >> 1 || ((op | inner) << 1 & zd) ||
+	    (size_t)__builtin_popcountll(cl) * 2 > (size_t)(row_end - *rowp))
+		return NULL;
+	int64_t *row = *rowp;
+	unsigned e = 0;
+	while (cl) {
+		unsigned o = (unsigned)__builtin_ctzll(op),
+			 a = (unsigned)__builtin_ctzll(inner | 1ull << 63);
+		e = (unsigned)__builtin_ctzll(cl);
+		/* Unless o < a < e (this row's inner comma), one of these wraps to a huge value;
+		 * a row with two inner commas leaves the second to the next row, which fails so,
+		 * or to the end. */
+		unsigned la = a - o - 1, lb = e - a - 1;
+		if (((la - 1) | (lb - 1)) >= 8 || e - o - 1 > 16)
+			return NULL; /* not one inner comma, or a number over 8 digits */
+		const char *q = p + o + 1;
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
+		__m128i idx = _mm_load_si128(
+		    (const __m128i *)(const void *)att_fast_row2_shuf[la][e - o - 1]);
+		__m128i d = _mm_subs_epu8(_mm_shuffle_epi8(x, idx), zero);
+		__m128i q4 = _mm_madd_epi16(_mm_maddubs_epi16(d, tens), hundreds);
+		__m128i q8 = _mm_madd_epi16(_mm_packus_epi32(q4, q4), myriads);
+		_mm_storeu_si128((__m128i *)(void *)row, _mm_cvtepu32_epi64(q8));
+		row += 2;
+		op &= op - 1;
+		inner &= inner - 1;
+		cl &= cl - 1;
+	}
+	if (inner)
+		return NULL; /* the last row had a second inner comma */
+	*rowp = row;
+	return p + e + 1;
+}
+
 /* att_fast_rows for AVX2, with the same contract. The rows of 5 (instructions) are read by
  * att_fast_rows5_avx2; the rows of 2 (a wave's timeline, a waitcnt's producers) are short, so
  * they keep the 64-byte windows of att_fast_rows, and each row's two numbers are converted by
@@ -418,6 +476,19 @@ att_fast_rows_avx2(const char *p, const char *end, int n, int64_t *v, size_t max
 		att_fast_masks64 m = att_fast_classify64_avx2(p);
 		/* Per window: bytes that are neither digit nor comma, and "0" before a digit. */
 		uint64_t bad = ~(m.digit | m.comma), zd = m.zero & m.digit >> 1;
+		if (m.open & 1) {
+			/* All rows that end in the window at once, when they are all the common
+			 * shape; else row by row below. */
+			const char *q = att_fast_rows2_window(p, &m, zd, &row, row_end, tens,
+							      hundreds, myriads, zero);
+			if (q) {
+				last = q;
+				if (*q != ',')
+					goto done; /* the end of the array, or anything unusual */
+				p = q + 1;
+				continue;
+			}
+		}
 		unsigned r = 0; /* the current row's '[' in the window */
 		for (;;) {
 			if (r >= 62 || !(m.open >> r & 1) || row >= row_end)
