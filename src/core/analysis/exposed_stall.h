@@ -49,7 +49,11 @@ typedef struct exposed_acc {
 
 void exposed_init(exposed_acc *a, const trace_dispatch *d);
 void exposed_release(exposed_acc *a);
-/* Adds one SIMD's waves. */
+/* Adds one SIMD's waves (each share under its instruction's class in d at the time). Its
+ * buffers are the accumulator's: separate accumulators may be filled from separate threads.
+ * Cost: one pass over the records, then either a sweep of the cycles the waves cover in blocks
+ * of 4,096 (a few instructions a cycle) or, for malformed groups (records out of order, more than
+ * 16 waves at once) and windows of more than 64 cycles a record, a merge of the waves' events. */
 void exposed_group(exposed_acc *a, const wave_group *g);
 /* Adds src's sums into dst; both initialised for the same dispatch. Groups added to several
  * accumulators then merged give exactly what adding them all to one gives, in any order. */
