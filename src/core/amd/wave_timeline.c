@@ -112,33 +112,30 @@ static void read_clocks(const char *dir, wave_timeline *t)
  * (tl_state_iter). The caller has made room. */
 #define TL_SEG_MAX 20
 
-static void put_int(wave_timeline *t, int64_t v)
+/* Writes v at p, returns the byte after it (a local pointer: stores through t->packed would
+ * make the compiler reload t after every byte, a byte aliasing anything). */
+static uint8_t *put_int(uint8_t *p, int64_t v)
 {
 	uint64_t u = v < 0 ? ~((uint64_t)v << 1) : (uint64_t)v << 1;
 	while (u >= 0x80) {
-		t->packed[t->n_packed++] = (uint8_t)(u | 0x80);
+		*p++ = (uint8_t)(u | 0x80);
 		u >>= 7;
 	}
-	t->packed[t->n_packed++] = (uint8_t)u;
+	*p++ = (uint8_t)u;
+	return p;
 }
 
-static int64_t get_int(const uint8_t **p)
+static const uint8_t *get_int(const uint8_t *p, int64_t *v)
 {
 	uint64_t u = 0;
 	for (unsigned shift = 0;; shift += 7) {
-		uint8_t b = *(*p)++;
+		uint8_t b = *p++;
 		u |= (uint64_t)(b & 0x7f) << shift;
 		if (!(b & 0x80))
 			break;
 	}
-	return (u & 1) ? (int64_t) ~(u >> 1) : (int64_t)(u >> 1);
-}
-
-static void put_state(wave_timeline *t, tl_wave *tw, int state, int64_t cycles)
-{
-	put_int(t, state);
-	put_int(t, cycles);
-	tw->n_states++;
+	*v = (u & 1) ? (int64_t) ~(u >> 1) : (int64_t)(u >> 1);
+	return p;
 }
 
 /* The wave's timeline rows with a positive duration, one segment for a run of one state. */
@@ -148,6 +145,8 @@ static void add_states(wave_timeline *t, const att_wave *w, tl_wave *tw)
 	tw->n_states = 0;
 	t->packed =
 	    xgrow(t->packed, &t->cap_packed, t->n_packed + TL_SEG_MAX * (w->n_timeline + 1), 1);
+	uint8_t *p = t->packed + t->n_packed;
+	size_t n = 0;
 	int64_t at = w->begin, cycles = 0;
 	int state = 0, open = 0;
 	for (size_t i = 0; i < w->n_timeline; i++) {
@@ -157,16 +156,22 @@ static void add_states(wave_timeline *t, const att_wave *w, tl_wave *tw)
 		if (open && state == s->state) {
 			cycles = trace_add(cycles, s->duration);
 		} else {
-			if (open)
-				put_state(t, tw, state, cycles);
+			if (open) {
+				p = put_int(put_int(p, state), cycles);
+				n++;
+			}
 			open = 1;
 			state = (int)s->state;
 			cycles = s->duration;
 		}
 		at = trace_add(at, s->duration);
 	}
-	if (open)
-		put_state(t, tw, state, cycles);
+	if (open) {
+		p = put_int(put_int(p, state), cycles);
+		n++;
+	}
+	t->n_packed = (size_t)(p - t->packed);
+	tw->n_states = n;
 	tw->states_end = at;
 }
 
@@ -181,8 +186,9 @@ int tl_states_next(tl_state_iter *it, tl_state *s)
 {
 	if (!it->left)
 		return 0;
-	s->state = (int)get_int(&it->p);
-	s->cycles = get_int(&it->p);
+	int64_t state;
+	it->p = get_int(get_int(it->p, &state), &s->cycles);
+	s->state = (int)state;
 	s->begin = it->at;
 	it->at = trace_add(it->at, s->cycles);
 	it->left--;

@@ -18,16 +18,18 @@ static int class_of(const trace_dispatch *d, long i)
 
 /* ---- the idle-wave figures, class-free while the pass runs ---- */
 
-static void facts_init(wave_facts_acc *a, const trace_dispatch *d)
+static void facts_init(wave_facts_acc *a, const wave_report *r)
 {
 	memset(a, 0, sizeof *a);
-	a->stall = xcalloc(d->n_insts ? d->n_insts : 1, sizeof *a->stall);
+	a->stall = xcalloc(r->d->n_insts ? r->d->n_insts : 1, sizeof *a->stall);
+	a->line_stall = xcalloc(r->lines.n ? r->lines.n : 1, sizeof *a->line_stall);
 }
 
 static void facts_release(wave_facts_acc *a)
 {
 	free(a->w);
 	free(a->stall);
+	free(a->line_stall);
 	free(a->idle);
 	memset(a, 0, sizeof *a);
 }
@@ -85,16 +87,27 @@ static void facts_wave(worker_part *p, const att_wave *w)
 	const wave_report *r = p->r;
 	wave_facts_acc *a = &p->wf;
 	wave_stat s = {0, 0, 0};
+	const int8_t *kind = r->line_kind;
+	size_t n_tab = r->lines.n;
 	for (size_t k = 0; k < w->n_insts; k++) {
 		const att_wave_inst *in = &w->insts[k];
+		int64_t line = in->line, stall = in->stall > 0 ? in->stall : 0;
 		s.latency += in->duration > 0 ? in->duration : 0;
-		long i = in->line > 0 ? line_index_find(&r->lines, in->line) : -1;
+		if (line > 0 && (uint64_t)line < n_tab) { /* the table: one load */
+			int kd = kind[line];
+			if (kd < 0)
+				continue;
+			s.insts++;
+			s.stores += kd;
+			a->line_stall[line] = trace_add(a->line_stall[line], stall);
+			continue;
+		}
+		long i = line > 0 ? line_index_find(&r->lines, line) : -1;
 		if (i < 0)
 			continue;
 		s.insts++;
 		s.stores += r->is_store[i];
-		if (in->stall > 0)
-			a->stall[i] = trace_add(a->stall[i], in->stall);
+		a->stall[i] = trace_add(a->stall[i], stall);
 	}
 	if (!s.stores) /* the wave may turn out idle: its stalls again, under its count */
 		for (size_t k = 0; k < w->n_insts; k++) {
@@ -109,7 +122,8 @@ static void facts_wave(worker_part *p, const att_wave *w)
 	a->w[a->n++] = s;
 }
 
-static void facts_merge(wave_facts_acc *dst, const wave_facts_acc *src, size_t n_insts)
+static void facts_merge(wave_facts_acc *dst, const wave_facts_acc *src, size_t n_insts,
+			size_t n_lines)
 {
 	dst->w = xgrow(dst->w, &dst->cap, dst->n + src->n, sizeof *dst->w);
 	if (src->n)
@@ -117,6 +131,8 @@ static void facts_merge(wave_facts_acc *dst, const wave_facts_acc *src, size_t n
 	dst->n += src->n;
 	for (size_t i = 0; i < n_insts; i++)
 		dst->stall[i] = trace_add(dst->stall[i], src->stall[i]);
+	for (size_t l = 0; l < n_lines; l++)
+		dst->line_stall[l] = trace_add(dst->line_stall[l], src->line_stall[l]);
 	for (size_t i = 0; i < src->idle_cap; i++)
 		if (src->idle[i].inst >= 0)
 			idle_add(dst, src->idle[i].insts, src->idle[i].inst, src->idle[i].stall);
@@ -132,8 +148,9 @@ static int is_idle(const wave_stat *s, int64_t busiest)
 	return (double)s->insts < WAVE_IDLE_FRACTION * (double)busiest && !s->stores;
 }
 
-static jv *facts_to_json(const wave_facts_acc *a, const trace_dispatch *d)
+static jv *facts_to_json(const wave_facts_acc *a, const wave_report *r)
 {
+	const trace_dispatch *d = r->d;
 	int64_t busiest = 0, idle_max = 0, work_min = -1;
 	for (size_t i = 0; i < a->n; i++)
 		busiest = a->w[i].insts > busiest ? a->w[i].insts : busiest;
@@ -153,6 +170,11 @@ static jv *facts_to_json(const wave_facts_acc *a, const trace_dispatch *d)
 	int64_t st[TAX__COUNT] = {0}, idle_st[TAX__COUNT] = {0};
 	for (size_t i = 0; i < d->n_insts; i++)
 		st[class_of(d, (long)i)] = trace_add(st[class_of(d, (long)i)], a->stall[i]);
+	for (size_t l = 0; l < r->lines.n; l++)
+		if (r->lines.inst[l] >= 0) {
+			int c = class_of(d, r->lines.inst[l]);
+			st[c] = trace_add(st[c], a->line_stall[l]);
+		}
 	for (size_t k = 0; k < a->idle_cap; k++) {
 		const idle_slot *q = &a->idle[k];
 		wave_stat s = {q->insts, 0, 0};
@@ -235,7 +257,7 @@ static void *on_begin(void *ctx)
 	wave_report *r = ctx;
 	worker_part *p = xcalloc(1, sizeof *p);
 	p->r = r;
-	facts_init(&p->wf, r->d);
+	facts_init(&p->wf, r);
 	exposed_init(&p->ex, r->d);
 	if (r->tl)
 		wave_timeline_part(&r->tl->t, &p->tl);
@@ -261,7 +283,7 @@ static void on_end(void *ctx, void *wk, int ok)
 	wave_report *r = ctx;
 	worker_part *p = wk;
 	if (ok) {
-		facts_merge(&r->wf, &p->wf, r->d->n_insts);
+		facts_merge(&r->wf, &p->wf, r->d->n_insts, r->lines.n);
 		exposed_merge(&r->ex, &p->ex);
 	}
 	if (r->tl) {
@@ -286,7 +308,10 @@ void wave_report_init(wave_report *r, const trace_dispatch *d, const char *dir,
 		int st = 0;
 		r->is_store[i] = isa_vmem_bytes(d->insts[i].isa, &st) && st;
 	}
-	facts_init(&r->wf, d);
+	r->line_kind = xmalloc(r->lines.n ? r->lines.n : 1);
+	for (size_t l = 0; l < r->lines.n; l++)
+		r->line_kind[l] = r->lines.inst[l] < 0 ? -1 : (int8_t)r->is_store[r->lines.inst[l]];
+	facts_init(&r->wf, r);
 	exposed_init(&r->ex, d);
 	if (tl) {
 		tl->built = 0;
@@ -299,7 +324,7 @@ void wave_report_init(wave_report *r, const trace_dispatch *d, const char *dir,
 void wave_report_finish(wave_report *r, const char *dir, jv **wave_facts, jv **exposed)
 {
 	if (wave_facts)
-		*wave_facts = facts_to_json(&r->wf, r->d);
+		*wave_facts = facts_to_json(&r->wf, r);
 	if (exposed) {
 		exposed_reclassify(&r->ex, r->d);
 		*exposed = exposed_to_json(&r->ex, 10);
@@ -316,6 +341,7 @@ void wave_report_release(wave_report *r)
 	facts_release(&r->wf);
 	exposed_release(&r->ex);
 	free(r->is_store);
+	free(r->line_kind);
 	line_index_release(&r->lines);
 	memset(r, 0, sizeof *r);
 }
