@@ -38,6 +38,11 @@ struct exposed_scratch {
 	/* block sweep: per wave, its first record not yet done, and the first whose stall is not
 	 * yet summed */
 	const att_wave_inst **pos, **seen;
+	int64_t *prev_last; /* block sweep: the last event of the wave's records seen so far */
+	/* block sweep: the group's shares by line, held back (exposed_stall.c sweep_sums) */
+	exposed_fx *stage;
+	uint32_t *touched;
+	size_t n_touched;
 	size_t *live;			   /* block sweep: waves begun and not done */
 	struct exposed_events_scratch *ev; /* exposed_events.c's own */
 	/* block sweep: per-cycle changes and the running share, one block long */

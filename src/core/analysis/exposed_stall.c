@@ -8,10 +8,12 @@
  * ends, a prefix sum classifies each cycle (issue, exposed, empty) and accumulates phi, the
  * share one stalled record gets from the block's start to each cycle (EXPOSED_UNIT / k for an
  * exposed cycle with k stalled records), and a stall interval's share is phi at its end minus
- * phi at its start. Every buffer is one block long and reused, and each record is read a few
- * times while its group is still in cache, so the sweep neither faults pages nor misses cache as
- * the global event sort did. Other groups (malformed files) take the event merge of
- * exposed_events.c, which gives the same figures where both apply. */
+ * phi at its start. Every buffer is one block long and reused, so the sweep neither faults
+ * pages nor misses cache as the global event sort did. The sweep checks each record's order as
+ * it first reads it (the waves' spans, which decide whether to sweep, are taken from their first
+ * and last records alone) and holds its figures back until the group is done: a group found out
+ * of order adds nothing. Such groups (malformed files), and windows of many cycles a record, take
+ * the event merge of exposed_events.c, which gives the same figures where both apply. */
 #include "core/analysis/exposed_int.h"
 
 #include "base/xalloc.h"
@@ -58,6 +60,9 @@ void exposed_release(exposed_acc *a)
 		free(x->order);
 		free(x->pos);
 		free(x->seen);
+		free(x->prev_last);
+		free(x->stage);
+		free(x->touched);
 		free(x->live);
 		free(x->delta);
 		free(x->pieces);
@@ -97,7 +102,13 @@ static struct exposed_scratch *scratch_for(exposed_acc *a, size_t n)
 		x->pos = xrealloc(x->pos, cap * sizeof *x->pos);
 		x->seen = xrealloc(x->seen, cap * sizeof *x->seen);
 		x->live = xrealloc(x->live, cap * sizeof *x->live);
+		x->prev_last = xrealloc(x->prev_last, cap * sizeof *x->prev_last);
 		x->cap_w = cap;
+	}
+	if (!x->stage) {
+		size_t n_insts = a->d->n_insts ? a->d->n_insts : 1;
+		x->stage = xcalloc(n_insts, sizeof *x->stage);
+		x->touched = xmalloc(n_insts * sizeof *x->touched);
 	}
 	return x;
 }
@@ -145,6 +156,26 @@ static int wave_check(const att_wave *w, uint8_t *in_order, int64_t *first, int6
 	*in_order = (uint8_t)ok;
 	*end = prev;
 	return 1;
+}
+
+/* A wave's first record's time and its last event's as if its records were in order (the block
+ * sweep checks that as it goes): from the first and the last record with events, without
+ * reading the others. 0 when it makes no event, -1 when its last event is past INT64_MAX. */
+static int wave_span(const att_wave *w, int64_t *first, int64_t *end)
+{
+	const att_wave_inst *in = w->insts, *stop = in + w->n_insts;
+	while (in < stop && in->stall <= 0 && in->duration <= 0)
+		in++;
+	if (in == stop)
+		return 0;
+	while (stop[-1].stall <= 0 && stop[-1].duration <= 0)
+		stop--;
+	int64_t st = stop[-1].stall > 0 ? stop[-1].stall : 0;
+	*first = in->time;
+	return __builtin_add_overflow(stop[-1].time,
+				      stop[-1].duration > st ? stop[-1].duration : st, end)
+		   ? -1
+		   : 1;
 }
 
 /* The most cycles a record the block sweep takes a group with (exposed_group): about where the
@@ -236,34 +267,59 @@ static const att_wave_inst *first_undone(const att_wave_inst *from, const att_wa
 	return to;
 }
 
-/* Adds the live waves' intervals in [b0, b0 + len) to x->delta, their stall intervals' parts to
- * x->pieces, and the stall of records seen for the first time to the summed stall; moves each
- * wave past the records done by the block's end; returns how many waves are still live (a wave
- * is done at its end or at a record past the window's end hi). */
-static size_t block_intervals(exposed_acc *a, struct exposed_scratch *x, const wave_group *g,
-			      size_t n_live, int64_t b0, int64_t len, int64_t hi)
+/* What the sweep of a group has added so far, held back until its every record has been found
+ * in order: its cycles, its shares by class, and its shares by line in x->stage (the lines
+ * touched listed). Its stall is added to the accumulator at once: an undo subtracts it. */
+typedef struct sweep_sums {
+	int64_t issue, exposed;
+	exposed_fx cls[TAX__COUNT];
+} sweep_sums;
+
+/* Checks a record met for the first time against its wave's earlier ones (*prev: the last of
+ * their events) and sums its stall; 0 when it is out of order or its end is past INT64_MAX (a
+ * hostile file), so that the sweep's intervals of one wave never overlap (EXPOSED_STALL_ONE). */
+static inline int record_first_seen(exposed_acc *a, const att_wave_inst *in, int64_t *prev)
+{
+	int64_t st = in->stall > 0 ? in->stall : 0;
+	int64_t ext = in->duration > st ? in->duration : st, last;
+	if (ext <= 0)
+		return 1;
+	if (__builtin_add_overflow(in->time, ext, &last) || in->time < *prev)
+		return 0;
+	*prev = last;
+	if (st > 0) {
+		int cls;
+		stall_sum(a, in, &cls);
+	}
+	return 1;
+}
+
+/* Adds the live waves' intervals in [b0, b0 + len) to x->delta and their stall intervals' parts
+ * to x->pieces, checking and summing the records met for the first time; moves each wave past
+ * the records done by the block's end, dropping the waves done (at their end or at a record past
+ * the window's end hi). Returns 0, or -1 at a record out of order (x->seen then stops there). */
+static int block_intervals(exposed_acc *a, struct exposed_scratch *x, const wave_group *g,
+			   size_t *n_live, int64_t b0, int64_t len, int64_t hi)
 {
 	int64_t b1 = b0 + len;
 	x->n_pieces = 0;
-	for (size_t j = 0; j < n_live;) {
+	for (size_t j = 0; j < *n_live;) {
 		size_t w = x->live[j];
 		const att_wave_inst *end = g->waves[w].insts + g->waves[w].n_insts;
 		const att_wave_inst *in = x->pos[w], *seen = x->seen[w];
 		for (; in < end && in->time < b1; in++) {
+			if (in >= seen && !record_first_seen(a, in, &x->prev_last[w])) {
+				x->seen[w] = in;
+				return -1;
+			}
 			int64_t st = in->stall > 0 ? in->stall : 0, i0, i1;
-			if (st > 0) {
-				int cls;
-				long i = in >= seen ? stall_sum(a, in, &cls) : -2;
-				if (clip(in->time, in->time + st, b0, len, &i0, &i1)) {
-					if (i == -2) {
-						i = exposed_inst_of(a, in);
-						cls = exposed_class_of(a->d, i);
-					}
-					x->delta[i0] += EXPOSED_STALL_ONE;
-					x->delta[i1] -= EXPOSED_STALL_ONE;
-					*piece_push(x) = (struct exposed_piece){
-					    (uint32_t)i0, (uint32_t)i1, (int32_t)i, cls};
-				}
+			if (st > 0 && clip(in->time, in->time + st, b0, len, &i0, &i1)) {
+				long i = exposed_inst_of(a, in);
+				x->delta[i0] += EXPOSED_STALL_ONE;
+				x->delta[i1] -= EXPOSED_STALL_ONE;
+				*piece_push(x) =
+				    (struct exposed_piece){(uint32_t)i0, (uint32_t)i1, (int32_t)i,
+							   exposed_class_of(a->d, i)};
 			}
 			if (in->duration > st &&
 			    clip(in->time + st, in->time + in->duration, b0, len, &i0, &i1)) {
@@ -277,50 +333,77 @@ static size_t block_intervals(exposed_acc *a, struct exposed_scratch *x, const w
 			done++; /* no events: no block need start at it */
 		x->pos[w] = done;
 		if (done == end || done->time >= hi)
-			x->live[j] = x->live[--n_live];
+			x->live[j] = x->live[--*n_live];
 		else
 			j++;
 	}
-	return n_live;
+	return 0;
 }
 
-/* Classifies the block's cycles (exposed_cycles). */
-static void block_cycles(exposed_acc *a, struct exposed_scratch *x, int64_t len)
+/* Classifies the block's cycles (exposed_cycles) and gives its stall pieces their shares: phi
+ * at the end minus phi at the start. */
+static void block_sums(exposed_acc *a, struct exposed_scratch *x, int64_t len, sweep_sums *s)
 {
 	uint64_t sum = exposed_cycles(x->delta, x->phi, len, 1);
-	a->issue += (int64_t)(sum / EXPOSED_CYCLE_ISSUE);
-	a->exposed +=
+	s->issue += (int64_t)(sum / EXPOSED_CYCLE_ISSUE);
+	s->exposed +=
 	    (int64_t)(sum / EXPOSED_CYCLE_EXPOSED % (EXPOSED_CYCLE_ISSUE / EXPOSED_CYCLE_EXPOSED));
-}
-
-/* Gives the block's stall pieces their shares: phi at the end minus phi at the start. */
-static void block_shares(exposed_acc *a, const struct exposed_scratch *x)
-{
 	const uint32_t *phi = x->phi;
 	for (size_t k = 0; k < x->n_pieces; k++) {
 		const struct exposed_piece *p = &x->pieces[k];
 		exposed_fx share = phi[p->i1] - phi[p->i0];
-		a->cls_exposed[p->cls] += share;
-		if (p->inst >= 0)
-			a->line_exposed[p->inst] += share;
+		s->cls[p->cls] += share;
+		if (p->inst >= 0 && share) {
+			if (!x->stage[p->inst])
+				x->touched[x->n_touched++] = (uint32_t)p->inst;
+			x->stage[p->inst] += share;
+		}
 	}
+	(void)a;
+}
+
+/* The records the sweep did not reach (past hi): checked and summed like the others. */
+static int sweep_rest(exposed_acc *a, struct exposed_scratch *x, const wave_group *g)
+{
+	for (size_t w = 0; w < g->n; w++) {
+		const att_wave_inst *in = x->seen[w],
+				    *end = g->waves[w].insts + g->waves[w].n_insts;
+		for (; in < end; in++)
+			if (!record_first_seen(a, in, &x->prev_last[w])) {
+				x->seen[w] = in;
+				return -1;
+			}
+		x->seen[w] = end;
+	}
+	return 0;
 }
 
 /* The block sweep of a group (the file's head comment); order holds its n waves with events by
- * first record, pos their first records. */
-static void group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_t hi, size_t n)
+ * first record. Returns 0 with the group added, or -1 with nothing added (a record out of
+ * order: the group takes the event merge). */
+static int group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_t hi, size_t n)
 {
 	struct exposed_scratch *x = a->scratch;
 	size_t next = 0, n_live = 0;
-	int64_t b0 = n ? x->first[x->order[0]] : hi, issue0 = a->issue, exposed0 = a->exposed;
+	sweep_sums s;
+	memset(&s, 0, sizeof s);
+	x->n_touched = 0;
+	for (size_t w = 0; w < g->n; w++) {
+		x->pos[w] = x->seen[w] = g->waves[w].insts;
+		x->prev_last[w] = INT64_MIN;
+	}
+	int64_t b0 = n ? x->first[x->order[0]] : hi;
 	b0 = b0 > lo ? b0 : lo;
+	int rc = 0;
 	while (b0 < hi) {
 		int64_t len = hi - b0 > EXPOSED_BLOCK ? EXPOSED_BLOCK : hi - b0, b1 = b0 + len;
 		while (next < n && x->first[x->order[next]] < b1)
 			x->live[n_live++] = x->order[next++];
-		n_live = block_intervals(a, x, g, n_live, b0, len, hi);
-		block_cycles(a, x, len);
-		block_shares(a, x);
+		if ((rc = block_intervals(a, x, g, &n_live, b0, len, hi)) != 0) {
+			memset(x->delta, 0, (size_t)(len + 1) * sizeof *x->delta);
+			break;
+		}
+		block_sums(a, x, len, &s);
 		/* the next block starts where the next record does, or right here */
 		int64_t nb = next < n ? x->first[x->order[next]] : INT64_MAX;
 		for (size_t j = 0; j < n_live; j++)
@@ -329,9 +412,32 @@ static void group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_
 			break;
 		b0 = nb > b1 ? nb : b1;
 	}
-	a->empty += (hi - lo) - (a->issue - issue0) - (a->exposed - exposed0);
-	for (size_t w = 0; w < g->n; w++) /* records the sweep did not reach: past hi */
-		stall_sums(a, x->seen[w], g->waves[w].insts + g->waves[w].n_insts);
+	if (!rc)
+		rc = sweep_rest(a, x, g);
+	for (size_t k = 0; k < x->n_touched; k++) {
+		uint32_t i = x->touched[k];
+		if (!rc)
+			a->line_exposed[i] += x->stage[i];
+		x->stage[i] = 0;
+	}
+	if (rc) { /* undo the stall summed so far */
+		for (size_t w = 0; w < g->n; w++)
+			for (const att_wave_inst *in = g->waves[w].insts; in < x->seen[w]; in++)
+				if (in->stall > 0) {
+					long i = exposed_inst_of(a, in);
+					a->cls_stall[exposed_class_of(a->d, i)] -=
+					    (uint64_t)in->stall;
+					if (i >= 0)
+						a->line_stall[i] -= (uint64_t)in->stall;
+				}
+		return -1;
+	}
+	a->issue += s.issue;
+	a->exposed += s.exposed;
+	a->empty += (hi - lo) - s.issue - s.exposed;
+	for (int c = 0; c < TAX__COUNT; c++)
+		a->cls_exposed[c] += s.cls[c];
+	return 0;
 }
 
 /* At most the cycles the block sweep would walk: those of [lo, hi) that the waves' spans
@@ -362,25 +468,27 @@ void exposed_group(exposed_acc *a, const wave_group *g)
 		return;
 	struct exposed_scratch *x = scratch_for(a, g->n);
 	size_t n = 0;
-	int all_in_order = 1;
+	int spans = 1;
 	for (size_t w = 0; w < g->n; w++) {
-		x->pos[w] = x->seen[w] = g->waves[w].insts;
-		if (wave_check(&g->waves[w], &x->in_order[w], &x->first[w], &x->ends[n]))
+		int k = wave_span(&g->waves[w], &x->first[w], &x->ends[n]);
+		spans &= k >= 0;
+		if (k > 0)
 			x->order[n++] = w;
-		all_in_order &= x->in_order[w];
 	}
 	/* The sweep costs about 8 instructions a cycle and 70 a record, the merge about 450 a
 	 * record (callgrind, corpus moe_gemm): a window with few records in many cycles (long
 	 * stalls; the corpus has 4 to 44 cycles a record) takes the merge, whose cost does not
-	 * grow with the cycles. */
-	int sparse = swept_cycles(x, n, lo, hi) / EXPOSED_CYCLES_PER_RECORD > records + 1;
+	 * grow with the cycles. The spans are right when the waves are in order, which the sweep
+	 * checks: if they are not, it adds nothing and the group takes the merge. */
+	int sparse = spans && swept_cycles(x, n, lo, hi) / EXPOSED_CYCLES_PER_RECORD > records + 1;
 	qsort_r(x->order, n, sizeof *x->order, order_cmp, x->first);
-	if (all_in_order && !sparse &&
-	    max_overlap(x->order, x->first, x->ends, n) <= EXPOSED_MAX_STALLED)
-		group_blocks(a, g, lo, hi, n);
-	else {
-		for (size_t w = 0; w < g->n; w++)
+	if (!spans || sparse || max_overlap(x->order, x->first, x->ends, n) > EXPOSED_MAX_STALLED ||
+	    group_blocks(a, g, lo, hi, n) != 0) {
+		for (size_t w = 0; w < g->n; w++) {
+			int64_t first, end;
+			wave_check(&g->waves[w], &x->in_order[w], &first, &end);
 			stall_sums(a, g->waves[w].insts, g->waves[w].insts + g->waves[w].n_insts);
+		}
 		exposed_events_group(a, g, lo, hi);
 	}
 	a->window += hi - lo;
