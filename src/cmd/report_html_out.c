@@ -127,7 +127,7 @@ static char *timeline_of(cmd_ctx *ctx, const char *dir, const wave_pass_timeline
 	fp_err e = FP_ERR_INIT;
 	const char *why = NULL;
 	if (tl && tl->built)
-		t = &tl->t; /* built by the wave-facts pass: the files are not read again */
+		t = &tl->t; /* built in the bubbles pass: the files are not read again */
 	else if (tl && tl->err.set)
 		why = tl->err.message ? tl->err.message : "";
 	else if (wave_timeline_build(dir, 0, &own, &e) != 0)

@@ -11,7 +11,7 @@
 #include "core/analysis/wave_facts.h"
 
 /* `bubbles` is the bubbles object with complete lists (hotspots, waits); `tl` the wave timeline
- * the wave-facts pass built (or why it could not), or NULL / not attempted: then the wave files
+ * the bubbles pass built (or why it could not), or NULL / not attempted: then the wave files
  * are read here. Sets arts.report_html (and arts.roofline_svg). 0 or -1 with ctx->err set (only
  * when the write fails). */
 int report_html_emit(cmd_ctx *ctx, analysis_input *in, const jv *rep, const jv *bubbles,
