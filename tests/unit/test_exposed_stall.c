@@ -775,8 +775,9 @@ TEST(exposed_group_sums_stall_past_the_window)
 }
 
 /* The per-cycle pass of the block sweep gives the same phi and counts in its AVX2 form as in its
- * scalar one, on blocks of every length mod 8 with up to 16 waves' intervals (random, each wave's
- * issue and stall intervals disjoint as in a wave in order), and leaves the changes zeroed. */
+ * scalar one, on blocks of every length mod 8 with up to 16 waves' intervals (random, short or
+ * long, each wave's issue and stall intervals disjoint as in a wave in order), and leaves the
+ * changes zeroed. */
 TEST(exposed_cycles_avx2_equals_scalar)
 {
 	static uint32_t d[2][EXPOSED_BLOCK + 1], phi[2][EXPOSED_BLOCK + 1];
@@ -786,7 +787,9 @@ TEST(exposed_cycles_avx2_equals_scalar)
 		int waves = 1 + (int)(syn_rand(&r) % 16);
 		for (int w = 0; w < waves; w++)
 			for (int64_t t = (int64_t)(syn_rand(&r) % 8); t < len;) {
-				int64_t n = 1 + (int64_t)(syn_rand(&r) % 40);
+				/* short intervals, or long ones (steps of 8 cycles without change)
+				 */
+				int64_t n = 1 + (int64_t)(syn_rand(&r) % (round % 3 ? 40 : 900));
 				int64_t e = t + n < len ? t + n : len;
 				uint32_t one = syn_rand(&r) % 2 ? 1 : EXPOSED_STALL_ONE;
 				for (int c = 0; c < 2; c++)

@@ -39,8 +39,11 @@ struct exposed_scratch {
 	 * yet summed */
 	const att_wave_inst **pos, **seen;
 	int64_t *prev_last; /* block sweep: the last event of the wave's records seen so far */
-	/* block sweep: the group's shares by line, held back (exposed_stall.c sweep_sums) */
-	exposed_fx *stage;
+	/* block sweep: the group's sums by line, held back (exposed_stall.c sweep_sums) */
+	struct exposed_stage {
+		exposed_fx exposed, stall;
+	} * stage;
+	uint8_t *marked;
 	uint32_t *touched;
 	size_t n_touched;
 	size_t *live;			   /* block sweep: waves begun and not done */

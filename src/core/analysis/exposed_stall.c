@@ -62,6 +62,7 @@ void exposed_release(exposed_acc *a)
 		free(x->seen);
 		free(x->prev_last);
 		free(x->stage);
+		free(x->marked);
 		free(x->touched);
 		free(x->live);
 		free(x->delta);
@@ -108,6 +109,7 @@ static struct exposed_scratch *scratch_for(exposed_acc *a, size_t n)
 	if (!x->stage) {
 		size_t n_insts = a->d->n_insts ? a->d->n_insts : 1;
 		x->stage = xcalloc(n_insts, sizeof *x->stage);
+		x->marked = xcalloc(n_insts, sizeof *x->marked);
 		x->touched = xmalloc(n_insts * sizeof *x->touched);
 	}
 	return x;
@@ -243,7 +245,7 @@ static inline int clip(int64_t b, int64_t e, int64_t b0, int64_t len, int64_t *i
 /* A stall interval's part in a block: cycles [i0, i1) of it, the record's instruction and class. */
 struct exposed_piece {
 	uint32_t i0, i1;
-	int32_t inst, cls;
+	int32_t inst;
 };
 
 static struct exposed_piece *piece_push(struct exposed_scratch *x)
@@ -268,17 +270,30 @@ static const att_wave_inst *first_undone(const att_wave_inst *from, const att_wa
 }
 
 /* What the sweep of a group has added so far, held back until its every record has been found
- * in order: its cycles, its shares by class, and its shares by line in x->stage (the lines
- * touched listed). Its stall is added to the accumulator at once: an undo subtracts it. */
+ * in order: its cycles, and its stall and shares by line in x->stage (the lines touched listed;
+ * records on no line in `unknown`). Classes are looked up once a line, when the group is added:
+ * looking one up a record, and adding to the same class's sum record after record, was a third
+ * of the sweep on a generated trace. */
 typedef struct sweep_sums {
 	int64_t issue, exposed;
-	exposed_fx cls[TAX__COUNT];
+	exposed_fx unknown_exposed, unknown_stall;
 } sweep_sums;
 
+/* The line's staged sums, listed as touched on first use. */
+static inline struct exposed_stage *stage_of(struct exposed_scratch *x, long i)
+{
+	if (!x->marked[i]) {
+		x->marked[i] = 1;
+		x->touched[x->n_touched++] = (uint32_t)i;
+	}
+	return &x->stage[i];
+}
+
 /* Checks a record met for the first time against its wave's earlier ones (*prev: the last of
- * their events) and sums its stall; 0 when it is out of order or its end is past INT64_MAX (a
+ * their events) and stages its stall; 0 when it is out of order or its end is past INT64_MAX (a
  * hostile file), so that the sweep's intervals of one wave never overlap (EXPOSED_STALL_ONE). */
-static inline int record_first_seen(exposed_acc *a, const att_wave_inst *in, int64_t *prev)
+static inline int record_first_seen(exposed_acc *a, struct exposed_scratch *x, sweep_sums *s,
+				    const att_wave_inst *in, int64_t *prev)
 {
 	int64_t st = in->stall > 0 ? in->stall : 0;
 	int64_t ext = in->duration > st ? in->duration : st, last;
@@ -288,8 +303,11 @@ static inline int record_first_seen(exposed_acc *a, const att_wave_inst *in, int
 		return 0;
 	*prev = last;
 	if (st > 0) {
-		int cls;
-		stall_sum(a, in, &cls);
+		long i = exposed_inst_of(a, in);
+		if (i >= 0)
+			stage_of(x, i)->stall += (uint64_t)st;
+		else
+			s->unknown_stall += (uint64_t)st;
 	}
 	return 1;
 }
@@ -298,8 +316,8 @@ static inline int record_first_seen(exposed_acc *a, const att_wave_inst *in, int
  * to x->pieces, checking and summing the records met for the first time; moves each wave past
  * the records done by the block's end, dropping the waves done (at their end or at a record past
  * the window's end hi). Returns 0, or -1 at a record out of order (x->seen then stops there). */
-static int block_intervals(exposed_acc *a, struct exposed_scratch *x, const wave_group *g,
-			   size_t *n_live, int64_t b0, int64_t len, int64_t hi)
+static int block_intervals(exposed_acc *a, struct exposed_scratch *x, sweep_sums *s,
+			   const wave_group *g, size_t *n_live, int64_t b0, int64_t len, int64_t hi)
 {
 	int64_t b1 = b0 + len;
 	x->n_pieces = 0;
@@ -308,18 +326,16 @@ static int block_intervals(exposed_acc *a, struct exposed_scratch *x, const wave
 		const att_wave_inst *end = g->waves[w].insts + g->waves[w].n_insts;
 		const att_wave_inst *in = x->pos[w], *seen = x->seen[w];
 		for (; in < end && in->time < b1; in++) {
-			if (in >= seen && !record_first_seen(a, in, &x->prev_last[w])) {
+			if (in >= seen && !record_first_seen(a, x, s, in, &x->prev_last[w])) {
 				x->seen[w] = in;
 				return -1;
 			}
 			int64_t st = in->stall > 0 ? in->stall : 0, i0, i1;
 			if (st > 0 && clip(in->time, in->time + st, b0, len, &i0, &i1)) {
-				long i = exposed_inst_of(a, in);
 				x->delta[i0] += EXPOSED_STALL_ONE;
 				x->delta[i1] -= EXPOSED_STALL_ONE;
-				*piece_push(x) =
-				    (struct exposed_piece){(uint32_t)i0, (uint32_t)i1, (int32_t)i,
-							   exposed_class_of(a->d, i)};
+				*piece_push(x) = (struct exposed_piece){
+				    (uint32_t)i0, (uint32_t)i1, (int32_t)exposed_inst_of(a, in)};
 			}
 			if (in->duration > st &&
 			    clip(in->time + st, in->time + in->duration, b0, len, &i0, &i1)) {
@@ -352,24 +368,22 @@ static void block_sums(exposed_acc *a, struct exposed_scratch *x, int64_t len, s
 	for (size_t k = 0; k < x->n_pieces; k++) {
 		const struct exposed_piece *p = &x->pieces[k];
 		exposed_fx share = phi[p->i1] - phi[p->i0];
-		s->cls[p->cls] += share;
-		if (p->inst >= 0 && share) {
-			if (!x->stage[p->inst])
-				x->touched[x->n_touched++] = (uint32_t)p->inst;
-			x->stage[p->inst] += share;
-		}
+		if (p->inst < 0)
+			s->unknown_exposed += share;
+		else if (share)
+			stage_of(x, p->inst)->exposed += share;
 	}
 	(void)a;
 }
 
 /* The records the sweep did not reach (past hi): checked and summed like the others. */
-static int sweep_rest(exposed_acc *a, struct exposed_scratch *x, const wave_group *g)
+static int sweep_rest(exposed_acc *a, struct exposed_scratch *x, sweep_sums *s, const wave_group *g)
 {
 	for (size_t w = 0; w < g->n; w++) {
 		const att_wave_inst *in = x->seen[w],
 				    *end = g->waves[w].insts + g->waves[w].n_insts;
 		for (; in < end; in++)
-			if (!record_first_seen(a, in, &x->prev_last[w])) {
+			if (!record_first_seen(a, x, s, in, &x->prev_last[w])) {
 				x->seen[w] = in;
 				return -1;
 			}
@@ -399,7 +413,7 @@ static int group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_t
 		int64_t len = hi - b0 > EXPOSED_BLOCK ? EXPOSED_BLOCK : hi - b0, b1 = b0 + len;
 		while (next < n && x->first[x->order[next]] < b1)
 			x->live[n_live++] = x->order[next++];
-		if ((rc = block_intervals(a, x, g, &n_live, b0, len, hi)) != 0) {
+		if ((rc = block_intervals(a, x, &s, g, &n_live, b0, len, hi)) != 0) {
 			memset(x->delta, 0, (size_t)(len + 1) * sizeof *x->delta);
 			break;
 		}
@@ -413,30 +427,26 @@ static int group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_t
 		b0 = nb > b1 ? nb : b1;
 	}
 	if (!rc)
-		rc = sweep_rest(a, x, g);
-	for (size_t k = 0; k < x->n_touched; k++) {
+		rc = sweep_rest(a, x, &s, g);
+	for (size_t k = 0; k < x->n_touched; k++) { /* added if in order, cleared anyway */
 		uint32_t i = x->touched[k];
-		if (!rc)
-			a->line_exposed[i] += x->stage[i];
-		x->stage[i] = 0;
+		if (!rc) {
+			int c = exposed_class_of(a->d, i);
+			a->line_exposed[i] += x->stage[i].exposed;
+			a->line_stall[i] += x->stage[i].stall;
+			a->cls_exposed[c] += x->stage[i].exposed;
+			a->cls_stall[c] += x->stage[i].stall;
+		}
+		x->stage[i] = (struct exposed_stage){0, 0};
+		x->marked[i] = 0;
 	}
-	if (rc) { /* undo the stall summed so far */
-		for (size_t w = 0; w < g->n; w++)
-			for (const att_wave_inst *in = g->waves[w].insts; in < x->seen[w]; in++)
-				if (in->stall > 0) {
-					long i = exposed_inst_of(a, in);
-					a->cls_stall[exposed_class_of(a->d, i)] -=
-					    (uint64_t)in->stall;
-					if (i >= 0)
-						a->line_stall[i] -= (uint64_t)in->stall;
-				}
+	if (rc)
 		return -1;
-	}
 	a->issue += s.issue;
 	a->exposed += s.exposed;
 	a->empty += (hi - lo) - s.issue - s.exposed;
-	for (int c = 0; c < TAX__COUNT; c++)
-		a->cls_exposed[c] += s.cls[c];
+	a->cls_exposed[TAX_OTHER] += s.unknown_exposed;
+	a->cls_stall[TAX_OTHER] += s.unknown_stall;
 	return 0;
 }
 
