@@ -51,6 +51,11 @@ char **file_list_dir(const char *dir, size_t *n, fp_err *e);
  * file_is_dir does), telling them apart by the directory entry's type where the file system
  * gives it: no stat per entry, which matters in a dispatch directory of thousands of files. */
 char **file_list_subdirs(const char *dir, size_t *n, fp_err *e);
+/* The same restricted to the names match says yes to (ctx passed through), asked before any
+ * name is copied: the few CSVs or code objects of a dispatch directory of thousands of wave
+ * files without copying and sorting all of them. Same order, ownership and failures. */
+char **file_list_matching(const char *dir, int (*match)(const char *name, void *ctx), void *ctx,
+			  size_t *n, fp_err *e);
 void file_list_free(char **names, size_t n);
 /* Whether some name in dir (not . or ..) satisfies match, read in directory order up to the
  * first that does: nothing copied or sorted, so a yes/no question about a dispatch directory of

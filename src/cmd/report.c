@@ -56,6 +56,7 @@ typedef struct gathered {
 	char arch[32]; /* from the capture's agent-info CSV when nothing else names it */
 	wave_pass_timeline timeline; /* REPORT.html's, from the bubbles pass */
 	jv *wave_facts, *exposed;    /* from the bubbles pass (AMD), or NULL */
+	jv *csvs;		     /* the capture's CSV paths (capture_csvs), listed once */
 } gathered;
 
 static void gathered_release(gathered *g)
@@ -77,6 +78,7 @@ static void gathered_release(gathered *g)
 	wave_pass_timeline_release(&g->timeline);
 	jv_free(g->wave_facts);
 	jv_free(g->exposed);
+	jv_free(g->csvs);
 }
 
 static void missing(cmd_ctx *ctx, gathered *g, const char *what, const char *consequence)
@@ -101,40 +103,57 @@ static jv *optional_json(cmd_ctx *ctx, analysis_input *in, gathered *g, const ch
 	return NULL;
 }
 
+static int names_csv(const char *name, void *unused)
+{
+	(void)unused;
+	size_t l = strlen(name);
+	return l >= 4 && strcmp(name + l - 4, ".csv") == 0;
+}
+
 /* The rocprofv3 CSVs of the capture whose name ends in `suffix`: in <bundle>/rocprofv3/,
  * <bundle>/ and, for a raw dispatch directory, the rocprofv3/ folder three levels up
- * (<kernel>/att/<tag>/ui_output_*). Returns an array of paths (jv strings), sorted per folder. */
-static jv *capture_csvs(const analysis_input *in, const char *suffix)
+ * (<kernel>/att/<tag>/ui_output_*). Returns an array of paths (jv strings), sorted per folder.
+ * The folders are listed once per run, for their CSVs only (g->csvs): a raw dispatch directory
+ * holds thousands of wave files and three questions are asked of it. */
+static jv *capture_csvs(const analysis_input *in, gathered *g, const char *suffix)
 {
-	char *dirs[3] = {path_join(in->src.dir, "rocprofv3"), xstrdup(in->src.dir), NULL};
-	if (in->src.kind == BUNDLE_DISPATCH)
-		dirs[2] = path_join(in->src.dir, "../../../rocprofv3");
-	jv *out = jv_array();
-	size_t sl = strlen(suffix);
-	for (size_t d = 0; d < 3; d++) {
-		size_t n = 0;
-		fp_err e = FP_ERR_INIT;
-		char **names =
-		    dirs[d] && file_is_dir(dirs[d]) ? file_list_dir(dirs[d], &n, &e) : NULL;
-		for (size_t i = 0; i < n; i++) {
-			size_t l = strlen(names[i]);
-			if (l >= sl && strcmp(names[i] + l - sl, suffix) == 0) {
+	if (!g->csvs) {
+		char *dirs[3] = {path_join(in->src.dir, "rocprofv3"), xstrdup(in->src.dir), NULL};
+		if (in->src.kind == BUNDLE_DISPATCH)
+			dirs[2] = path_join(in->src.dir, "../../../rocprofv3");
+		g->csvs = jv_array();
+		for (size_t d = 0; d < 3; d++) {
+			size_t n = 0;
+			fp_err e = FP_ERR_INIT;
+			char **names = dirs[d] && file_is_dir(dirs[d])
+					   ? file_list_matching(dirs[d], names_csv, NULL, &n, &e)
+					   : NULL;
+			for (size_t i = 0; i < n; i++) {
 				char *p = path_join(dirs[d], names[i]);
-				jv_push(out, jv_str(p));
+				jv_push(g->csvs, jv_str(p));
 				free(p);
 			}
+			file_list_free(names, n);
+			fp_err_clear(&e);
+			free(dirs[d]);
 		}
-		file_list_free(names, n);
-		fp_err_clear(&e);
-		free(dirs[d]);
+	}
+	jv *out = jv_array();
+	size_t sl = strlen(suffix);
+	for (size_t i = 0; i < jv_len(g->csvs); i++) {
+		const char *p = jv_string(jv_at(g->csvs, i));
+		const char *name = path_base(p);
+		size_t l = strlen(name);
+		if (l >= sl && strcmp(name + l - sl, suffix) == 0)
+			jv_push(out, jv_str(p));
 	}
 	return out;
 }
 
 /* Resources from a kernel-trace CSV of the capture, when the code object gave none. */
-static void csv_resources(cmd_ctx *ctx, analysis_input *in)
+static void csv_resources(cmd_ctx *ctx, analysis_input *in, gathered *g)
 {
-	jv *files = capture_csvs(in, "kernel_trace.csv");
+	jv *files = capture_csvs(in, g, "kernel_trace.csv");
 	long long id = dispatch_id_of(path_base(in->choice->dir));
 	for (size_t i = 0; i < jv_len(files) && !in->trace->res.source; i++) {
 		fp_err e = FP_ERR_INIT;
@@ -147,9 +166,9 @@ static void csv_resources(cmd_ctx *ctx, analysis_input *in)
 }
 
 /* The processor from an agent-info CSV of the capture; 1 when found. */
-static int csv_arch(cmd_ctx *ctx, const analysis_input *in, char *out, size_t outsz)
+static int csv_arch(cmd_ctx *ctx, const analysis_input *in, gathered *g, char *out, size_t outsz)
 {
-	jv *files = capture_csvs(in, "agent_info.csv");
+	jv *files = capture_csvs(in, g, "agent_info.csv");
 	int found = 0;
 	for (size_t i = 0; i < jv_len(files) && !found; i++) {
 		fp_err e = FP_ERR_INIT;
@@ -213,10 +232,10 @@ static int cmp_i64(const void *a, const void *b)
 
 /* The median duration of this kernel's launches with the traced shape in the capture's
  * kernel-trace CSVs (the ATT run itself is slowed by tracing). 0 when none. */
-static double kernel_duration(cmd_ctx *ctx, const analysis_input *in, size_t *rows, char *from,
-			      size_t fromsz)
+static double kernel_duration(cmd_ctx *ctx, const analysis_input *in, gathered *g, size_t *rows,
+			      char *from, size_t fromsz)
 {
-	jv *files = capture_csvs(in, "kernel_trace.csv");
+	jv *files = capture_csvs(in, g, "kernel_trace.csv");
 	int64_t *ns = xcalloc(DURATIONS_MAX, sizeof *ns);
 	size_t n = 0;
 	*rows = 0;
@@ -280,7 +299,7 @@ static jv *facts_obj(cmd_ctx *ctx, gathered *g, const analysis_input *in)
 			      .launch = lg,
 			      .observed = jv_get(g->occupancy, "observed"),
 			      .duration_from = from};
-	ri.duration_ns = kernel_duration(ctx, in, &ri.duration_rows, from, sizeof from);
+	ri.duration_ns = kernel_duration(ctx, in, g, &ri.duration_rows, from, sizeof from);
 	jv *rl = roofline_build(&ri);
 	if (rl)
 		jv_set(f, "roofline", rl);
@@ -402,7 +421,7 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 	const jv *cos = jv_get(g->sources, "code_objects");
 	for (size_t i = 0; !*arch && i < jv_len(cos); i++)
 		*arch = jv_string(jv_get(jv_at(cos, i), "arch"));
-	if (!*arch && csv_arch(ctx, in, g->arch, sizeof g->arch))
+	if (!*arch && csv_arch(ctx, in, g, g->arch, sizeof g->arch))
 		*arch = g->arch;
 	g->missing = jv_array();
 	if (in->src.kind != BUNDLE_FLYPROF || !bundle_has(&in->src, "capture.json"))
@@ -419,7 +438,7 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 	if (in->src.kind == BUNDLE_FLYPROF && bundle_has(&in->src, "tile.json"))
 		g->tile = optional_json(ctx, in, g, "tile.json", "");
 	if (!in->trace->res.source)
-		csv_resources(ctx, in);
+		csv_resources(ctx, in, g);
 	isa_registers(ctx, g, in);
 	g->occupancy = occupancy_obj(ctx, g, in, *arch);
 	g->facts = facts_obj(ctx, g, in);

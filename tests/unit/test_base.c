@@ -321,6 +321,12 @@ static int t_ends_csv(const char *name, void *ctx)
 	return n > 4 && strcmp(name + n - 4, ".csv") == 0;
 }
 
+static int t_none(const char *name, void *ctx)
+{
+	(void)name, (void)ctx;
+	return 0;
+}
+
 /* file_dir_any: a yes/no over a directory's names, stopping at the first match; never . or ..;
  * an unreadable directory is a no. */
 TEST(file_dir_any_answers_over_names)
@@ -351,6 +357,58 @@ TEST(file_dir_any_answers_over_names)
 	CHECK_INT(file_dir_any(none, t_ends_csv, &seen), 0);
 	free(none);
 	free(csv);
+	free(sub);
+}
+
+/* file_list_matching: only the names match says yes to, sorted as file_list_dir sorts them
+ * (the same list filtered), every name offered once; a missing directory is NO_ARTIFACT. */
+TEST(file_list_matching_is_the_listing_filtered)
+{
+	const char *dir = t_tmpdir();
+	char *sub = path_join(dir, "matching");
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(file_mkdirs(sub, &e), 0);
+	static const char *const files[] = {"z_kernel_trace.csv",
+					    "w1.json",
+					    "a_agent_info.csv",
+					    "w0.json",
+					    "m.csv",
+					    "csv",
+					    "b.csvx"};
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		char *p = path_join(sub, files[i]);
+		CHECK_INT(file_write_atomic(p, "x", 1, &e), 0);
+		free(p);
+	}
+	size_t n = 0, all = 0;
+	int seen = 0;
+	char **names = file_list_matching(sub, t_ends_csv, &seen, &n, &e);
+	CHECK_INT(seen, 7);
+	CHECK_INT(n, 3);
+	if (names && n == 3) {
+		CHECK_STR(names[0], "a_agent_info.csv");
+		CHECK_STR(names[1], "m.csv");
+		CHECK_STR(names[2], "z_kernel_trace.csv");
+	}
+	char **every = file_list_dir(sub, &all, &e);
+	CHECK_INT(all, 7);
+	size_t k = 0; /* the filtered listing is the full one, in order, without the others */
+	for (size_t i = 0; names && every && i < all; i++)
+		if (k < n && strcmp(every[i], names[k]) == 0)
+			k++;
+	CHECK_INT(k, n);
+	file_list_free(every, all);
+	file_list_free(names, n);
+	seen = 0;
+	names = file_list_matching(sub, t_none, NULL, &n, &e);
+	CHECK(names != NULL); /* nothing matched is an empty list, not a failure */
+	CHECK_INT(n, 0);
+	file_list_free(names, n);
+	char *none = path_join(dir, "no-such-dir");
+	CHECK(file_list_matching(none, t_ends_csv, &seen, &n, &e) == NULL);
+	CHECK_INT(e.code, ERR_NO_ARTIFACT);
+	fp_err_clear(&e);
+	free(none);
 	free(sub);
 }
 

@@ -72,12 +72,18 @@ static int is_codeobj_name(const char *name, const char *suffix)
 	return n > sn && strcmp(name + n - sn, suffix) == 0;
 }
 
-/* The first file in dir whose name ends with suffix (owned path), or NULL. */
+static int names_codeobj(const char *name, void *suffix)
+{
+	return is_codeobj_name(name, suffix);
+}
+
+/* The first file in dir whose name ends with suffix (owned path), or NULL. Only the names that
+ * end so are listed: the dispatch directory holds thousands of wave files. */
 static char *find_in(const char *dir, const char *suffix, int subdirs)
 {
 	fp_err e = FP_ERR_INIT;
 	size_t n = 0;
-	char **names = file_list_dir(dir, &n, &e);
+	char **names = file_list_matching(dir, names_codeobj, (void *)suffix, &n, &e);
 	fp_err_clear(&e);
 	char *found = NULL;
 	for (size_t i = 0; names && i < n && !found; i++) {
@@ -96,7 +102,7 @@ static char *find_in(const char *dir, const char *suffix, int subdirs)
 		char *p = path_join(dir, names[i]);
 		if (strncmp(names[i], "ui_output_", 10) != 0) {
 			size_t m = 0;
-			char **sub = file_list_dir(p, &m, &e);
+			char **sub = file_list_matching(p, names_codeobj, (void *)suffix, &m, &e);
 			fp_err_clear(&e);
 			for (size_t j = 0; sub && j < m && !found; j++) {
 				char *q = path_join(p, sub[j]);
