@@ -7,6 +7,12 @@
  * Here 32 bytes are classified at once (SSE2 on x86-64, one comparison per byte class), the
  * number boundaries come out of bit masks, and each number of up to 8 digits is converted with
  * three multiplies on one 64-bit word (SWAR), so the numbers of a row do not wait on each other.
+ * On CPUs with AVX2 (chosen at run time, att_fast_have_avx2) a whole row goes further: one byte
+ * shuffle, picked by the row's pattern of separators from tables built at start-up
+ * (att_fastint.c), right-aligns the digits of all its numbers into fixed lanes, and two or three
+ * multiply-adds convert them together (att_fast_rows5_avx2 for the instruction rows,
+ * att_fast_rows_avx2 for rows of 2, att_fast_list_avx2 for lists): ~72 instructions an
+ * instruction row against ~260 (callgrind, corpus softmax), 2.4x the scanner's speed.
  *
  * Contract, as for every fast path of the scanner: it only ever accepts input that the general
  * path (att_scan) accepts with the same values, and returns NULL for anything else (a sign,
