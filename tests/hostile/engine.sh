@@ -189,8 +189,8 @@ generated_input() {
 # The slow input signal and concurrency cases need: a dispatch large enough that its analysis
 # takes a good fraction of a second.
 slow_input() { generated_input hostile-slow 1500; }
-# `bubbles` and `report` (which reads the wave files once, in the bubbles pass) read the slow
-# input in about 0.1 s, no more than the random delay of a signal case and, under load, than it
+# `bubbles`, `report` and `bundle` (report reads the wave files once, in the bubbles pass) read
+# the slow input in about 0.1 s, no more than the random delay of a signal case and, under load, than it
 # takes to start a second process: their signal and lock-pair cases need a dispatch about five
 # times larger (0.3-0.7 s at one thread here), so that the signal or the second writer always
 # comes while they work.

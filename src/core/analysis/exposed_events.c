@@ -190,7 +190,7 @@ static int event_next(const exposed_acc *a, cursor *c)
 			c->sub = 2;
 			break;
 		case 1: /* the stall's end: same instruction and class */
-			c->cur.t = in->time + st;
+			c->cur.t = trace_add(in->time, st);
 			c->cur.delta = -1;
 			c->sub = 2;
 			return 1;
@@ -198,12 +198,12 @@ static int event_next(const exposed_acc *a, cursor *c)
 			break;
 		}
 		if (c->sub == 2 && in->duration > st) {
-			c->cur = (ev){in->time + st, -1, 0, +1, 0};
+			c->cur = (ev){trace_add(in->time, st), -1, 0, +1, 0};
 			c->sub = 3;
 			return 1;
 		}
 		if (c->sub == 3) {
-			c->cur = (ev){in->time + in->duration, -1, 0, -1, 0};
+			c->cur = (ev){trace_add(in->time, in->duration), -1, 0, -1, 0};
 			c->sub = 4;
 			return 1;
 		}
@@ -231,11 +231,11 @@ static size_t wave_copy(const exposed_acc *a, const att_wave *w, ev *evs)
 		int64_t st = in->stall > 0 ? in->stall : 0;
 		if (st > 0) {
 			evs[n++] = stall_event(a, in, in->time, +1);
-			evs[n++] = stall_event(a, in, in->time + st, -1);
+			evs[n++] = stall_event(a, in, trace_add(in->time, st), -1);
 		}
 		if (in->duration > st) {
-			evs[n++] = (ev){in->time + st, -1, 0, +1, 0};
-			evs[n++] = (ev){in->time + in->duration, -1, 0, -1, 0};
+			evs[n++] = (ev){trace_add(in->time, st), -1, 0, +1, 0};
+			evs[n++] = (ev){trace_add(in->time, in->duration), -1, 0, -1, 0};
 		}
 	}
 	return n;
@@ -367,7 +367,7 @@ void exposed_events_group(exposed_acc *a, const wave_group *g, int64_t lo, int64
 		if (!started || c->cur.t != now) {
 			/* a new time: the cycles since the previous one had the state so far */
 			int64_t t = c->cur.t < lo ? lo : c->cur.t > hi ? hi : c->cur.t;
-			segment(a, t - prev, &s);
+			segment(a, trace_sub(t, prev), &s);
 			prev = t > prev ? t : prev;
 			now = c->cur.t;
 			started = 1;
@@ -384,5 +384,5 @@ void exposed_events_group(exposed_acc *a, const wave_group *g, int64_t lo, int64
 			heap_down(heap, n_heap);
 		}
 	}
-	segment(a, hi - prev, &s);
+	segment(a, trace_sub(hi, prev), &s);
 }

@@ -120,9 +120,9 @@ static inline int record_last(const att_wave_inst *in, int64_t *last)
 {
 	int64_t st = in->stall > 0 ? in->stall : 0;
 	if (in->duration > st)
-		*last = in->time + in->duration;
+		*last = trace_add(in->time, in->duration);
 	else if (st > 0)
-		*last = in->time + st;
+		*last = trace_add(in->time, st);
 	else
 		return 0;
 	return 1;
@@ -444,7 +444,7 @@ static int group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_t
 		return -1;
 	a->issue += s.issue;
 	a->exposed += s.exposed;
-	a->empty += (hi - lo) - s.issue - s.exposed;
+	a->empty += trace_sub(hi, lo) - s.issue - s.exposed;
 	a->cls_exposed[TAX_OTHER] += s.unknown_exposed;
 	a->cls_stall[TAX_OTHER] += s.unknown_stall;
 	return 0;
@@ -501,7 +501,7 @@ void exposed_group(exposed_acc *a, const wave_group *g)
 		}
 		exposed_events_group(a, g, lo, hi);
 	}
-	a->window += hi - lo;
+	a->window = trace_add(a->window, trace_sub(hi, lo));
 	a->simds++;
 }
 

@@ -92,7 +92,7 @@ static void facts_wave(worker_part *p, const att_wave *w)
 	for (size_t k = 0; k < w->n_insts; k++) {
 		const att_wave_inst *in = &w->insts[k];
 		int64_t line = in->line, stall = in->stall > 0 ? in->stall : 0;
-		s.latency += in->duration > 0 ? in->duration : 0;
+		s.latency = trace_add(s.latency, in->duration > 0 ? in->duration : 0);
 		if (line > 0 && (uint64_t)line < n_tab) { /* the table: one load */
 			int kd = kind[line];
 			if (kd < 0)
