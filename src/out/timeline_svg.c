@@ -27,33 +27,61 @@ static const char *state_color(int s)
 	}
 }
 
-/* Appends v in decimal: the rects are thousands of small integers, which sb_addf formats at
- * a few thousand instructions each (half of the picture's time). */
-static void add_uint(strbuf *sb, unsigned long long v)
+/* Writes v in decimal at b, returns the end: the rects are thousands of small integers, which
+ * sb_addf formats at a few thousand instructions each (half of the picture's time). */
+static char *put_uint(char *b, unsigned long long v)
 {
-	char b[24];
+	char t[24];
 	size_t n = 0;
 	do {
-		b[sizeof b - 1 - n++] = (char)('0' + v % 10);
+		t[sizeof t - 1 - n++] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	sb_add(sb, b + sizeof b - n, n);
+	memcpy(b, t + sizeof t - n, n);
+	return b + n;
 }
 
-/* One rect of a row's run: "M<x> <y>h<w>v<h>h-<w>z", whole pixels. */
+/* One rect of a row's run: "M<x> <y>h<w>v<h>h-<w>z", whole pixels, built in place and added
+ * with one call (a dozen calls a rect were a tenth of the picture's instructions). */
 static void add_rect(strbuf *sb, size_t x, size_t y, size_t w, size_t h)
 {
-	sb_addc(sb, 'M');
-	add_uint(sb, x);
-	sb_addc(sb, ' ');
-	add_uint(sb, y);
-	sb_addc(sb, 'h');
-	add_uint(sb, w);
-	sb_addc(sb, 'v');
-	add_uint(sb, h);
-	sb_adds(sb, "h-");
-	add_uint(sb, w);
-	sb_addc(sb, 'z');
+	char b[5 * 24 + 8], *p = b;
+	*p++ = 'M';
+	p = put_uint(p, x);
+	*p++ = ' ';
+	p = put_uint(p, y);
+	*p++ = 'h';
+	p = put_uint(p, w);
+	*p++ = 'v';
+	p = put_uint(p, h);
+	*p++ = 'h';
+	*p++ = '-';
+	p = put_uint(p, w);
+	*p++ = 'z';
+	sb_add(sb, b, (size_t)(p - b));
+}
+
+/* Spreads one segment [x0, x1) (pixels) over the columns it covers, each getting the part of
+ * it that falls inside. Most segments lie inside one column: that case is taken first, with
+ * the same arithmetic as the general loop (the sums, and so the picture, stay bit for bit). */
+static void spread(double *acc, size_t ncol, int state, double x0, double x1)
+{
+	if (!(x0 < (double)ncol)) /* also a NaN: the loop below would not run either */
+		return;
+	int64_t c = x0 < 0 ? 0 : (int64_t)x0; /* 0 <= x0 < ncol: exact, as (size_t)x0 was */
+	double dc = (double)c;
+	if (x1 <= dc + 1) {
+		double lo = x0 > dc ? x0 : dc;
+		if (dc < x1 && x1 > lo)
+			acc[(size_t)c * 5 + (size_t)state] += x1 - lo;
+		return;
+	}
+	for (; c < (int64_t)ncol && (dc = (double)c) < x1; c++) {
+		double lo = x0 > dc ? x0 : dc;
+		double hi = x1 < dc + 1 ? x1 : dc + 1;
+		if (hi > lo)
+			acc[(size_t)c * 5 + (size_t)state] += hi - lo;
+	}
 }
 
 static int same_cu(const tl_track *a, const tl_track *b)
@@ -135,13 +163,27 @@ void timeline_svg(const wave_timeline *t, strbuf *out)
 	 * number of state segments). */
 	size_t ncol = (size_t)TL_W;
 	double *acc = xcalloc(ncol * 5, sizeof *acc);
+	/* the drawn waves by row, each row's in wave order (a counting sort: the sums below add
+	 * in that order), instead of a look at every wave for every row */
+	size_t *first = xcalloc(nr + 1, sizeof *first),
+	       *by_row = xcalloc(waves + 1, sizeof *by_row);
+	for (size_t i = 0; i < t->n_waves; i++)
+		if (row_of[t->waves[i].track] != SIZE_MAX)
+			first[row_of[t->waves[i].track] + 1]++;
+	for (size_t r = 0; r < nr; r++)
+		first[r + 1] += first[r];
+	size_t *fill = xcalloc(nr + 1, sizeof *fill);
+	for (size_t i = 0; i < t->n_waves; i++) {
+		size_t r = row_of[t->waves[i].track];
+		if (r != SIZE_MAX)
+			by_row[first[r] + fill[r]++] = i;
+	}
+	free(fill);
 	strbuf runs[5] = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT};
 	for (size_t r = 0; r < nr; r++) {
 		memset(acc, 0, ncol * 5 * sizeof *acc);
-		for (size_t i = 0; i < t->n_waves; i++) {
-			const tl_wave *w = &t->waves[i];
-			if (w->track != rows[r])
-				continue;
+		for (size_t j = first[r]; j < first[r + 1]; j++) {
+			const tl_wave *w = &t->waves[by_row[j]];
 			tl_state_iter it;
 			tl_state seg;
 			tl_states_first(t, w, &it);
@@ -151,13 +193,7 @@ void timeline_svg(const wave_timeline *t, strbuf *out)
 					continue;
 				double x0 = (double)(st->begin - t0) * sx,
 				       x1 = x0 + (double)st->cycles * sx;
-				for (size_t c = x0 < 0 ? 0 : (size_t)x0; c < ncol && (double)c < x1;
-				     c++) {
-					double lo = x0 > (double)c ? x0 : (double)c;
-					double hi = x1 < (double)c + 1 ? x1 : (double)c + 1;
-					if (hi > lo)
-						acc[c * 5 + (size_t)st->state] += hi - lo;
-				}
+				spread(acc, ncol, st->state, x0, x1);
 			}
 		}
 		double y = 30 + r * TL_ROW;
@@ -199,6 +235,8 @@ void timeline_svg(const wave_timeline *t, strbuf *out)
 	for (int k = 0; k <= 4; k++)
 		sb_release(&runs[k]);
 	free(acc);
+	free(first);
+	free(by_row);
 	double ya = 30 + nr * TL_ROW + 12;
 	for (int i = 0; i <= 4; i++) {
 		double x = TL_LABEL + TL_W * i / 4;
