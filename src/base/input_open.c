@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,12 +46,40 @@ uint64_t input_limit_default(input_kind k)
 	return (unsigned)k < INPUT__COUNT ? kinds[k].def : kinds[INPUT_ANY].def;
 }
 
+/* The limits read from the environment, once per process: every file read asks for one, and
+ * getenv scans the whole environment (a wave pass reads thousands of files). Each slot holds the
+ * limit + 1, 0 while not read yet; atomic because the wave workers read files concurrently (two
+ * first readers both read the variable and store the same value). A bad value is not kept, so
+ * every read still fails naming it. input_limit_reload() forgets them. */
+static _Atomic uint64_t limit_seen[INPUT__COUNT];
+
+void input_limit_reload(void)
+{
+	for (int k = 0; k < INPUT__COUNT; k++)
+		atomic_store_explicit(&limit_seen[k], 0, memory_order_relaxed);
+}
+
+static void keep_limit(input_kind k, uint64_t limit)
+{
+	if (limit != UINT64_MAX) /* not representable + 1: read every time */
+		atomic_store_explicit(&limit_seen[(unsigned)k < INPUT__COUNT ? k : INPUT_ANY],
+				      limit + 1, memory_order_relaxed);
+}
+
 int input_limit(input_kind k, uint64_t *limit, fp_err *e)
 {
+	uint64_t seen = atomic_load_explicit(&limit_seen[(unsigned)k < INPUT__COUNT ? k : INPUT_ANY],
+					     memory_order_relaxed);
+	if (seen) {
+		*limit = seen - 1;
+		return 0;
+	}
 	*limit = input_limit_default(k);
 	const char *v = getenv(input_limit_env(k));
-	if (!v || !*v)
+	if (!v || !*v) {
+		keep_limit(k, *limit);
 		return 0;
+	}
 	char *end = NULL;
 	errno = 0;
 	unsigned long long n = strtoull(v, &end, 10);
@@ -68,6 +97,7 @@ int input_limit(input_kind k, uint64_t *limit, fp_err *e)
 		return -1;
 	}
 	*limit = (uint64_t)n * mul;
+	keep_limit(k, *limit);
 	return 0;
 }
 

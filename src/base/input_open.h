@@ -33,6 +33,9 @@ uint64_t input_limit_default(input_kind k);
 /* The limit in force (the environment variable if set and valid, else the default). A bad
  * value of the variable is BAD_ARGS naming it. */
 int input_limit(input_kind k, uint64_t *limit, fp_err *e);
+/* The variables are read once per process (the first time each kind is asked for); after
+ * changing one with setenv, call this so the next input_limit reads them again. */
+void input_limit_reload(void);
 
 /* Opens path for reading as kind k: non-blocking, close-on-exec, O_NOFOLLOW for INPUT_SOURCE;
  * checks that it is a regular file (NOT_REGULAR_FILE) within the limit (INPUT_TOO_LARGE). A

@@ -479,12 +479,25 @@ TEST(input_read_into_at_reads_by_directory_and_keeps_its_checks)
 	fp_err_clear(&e);
 	setenv("FLYPROF_LIMIT_ATT", "10",
 	       1); /* exactly at the limit: read; one byte less: refused */
+	input_limit_reload();
 	CHECK_INT(input_read_into_at(dfd, "w.json", p, INPUT_ATT, &buf, &cap, &len, &e), 0);
 	setenv("FLYPROF_LIMIT_ATT", "9", 1);
+	/* read once per process: the change shows only after a reload */
+	CHECK_INT(input_read_into_at(dfd, "w.json", p, INPUT_ATT, &buf, &cap, &len, &e), 0);
+	input_limit_reload();
 	CHECK_INT(input_read_into_at(dfd, "w.json", p, INPUT_ATT, &buf, &cap, &len, &e), -1);
 	CHECK_INT(e.code, ERR_INPUT_TOO_LARGE);
 	fp_err_clear(&e);
+	setenv("FLYPROF_LIMIT_ATT", "9x", 1); /* a bad value is not kept: every read names it */
+	input_limit_reload();
+	for (int i = 0; i < 2; i++) {
+		CHECK_INT(input_read_into_at(dfd, "w.json", p, INPUT_ATT, &buf, &cap, &len, &e),
+			  -1);
+		CHECK_INT(e.code, ERR_BAD_ARGS);
+		fp_err_clear(&e);
+	}
 	unsetenv("FLYPROF_LIMIT_ATT");
+	input_limit_reload();
 	close(dfd);
 	free(buf);
 	free(fifo);
