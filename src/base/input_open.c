@@ -68,8 +68,8 @@ static void keep_limit(input_kind k, uint64_t limit)
 
 int input_limit(input_kind k, uint64_t *limit, fp_err *e)
 {
-	uint64_t seen = atomic_load_explicit(&limit_seen[(unsigned)k < INPUT__COUNT ? k : INPUT_ANY],
-					     memory_order_relaxed);
+	uint64_t seen = atomic_load_explicit(
+	    &limit_seen[(unsigned)k < INPUT__COUNT ? k : INPUT_ANY], memory_order_relaxed);
 	if (seen) {
 		*limit = seen - 1;
 		return 0;

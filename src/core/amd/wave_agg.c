@@ -176,7 +176,8 @@ static void fold(worker *k, size_t file, const att_wave *w)
 	wave_agg *a = &k->acc;
 	fold_insts(k, file, w);
 	int64_t tl = a->timeline_cycles;
-	for (const att_wave_state *t = w->timeline, *te = w->timeline + w->n_timeline; t < te; t++) {
+	for (const att_wave_state *t = w->timeline, *te = w->timeline + w->n_timeline; t < te;
+	     t++) {
 		uint64_t st = (uint64_t)t->state; /* negative ones cast above the bound */
 		int64_t *sc = &a->state_cycles[st < WAVE_N_STATES ? st : WAVE_N_STATES - 1];
 		*sc = trace_add(*sc, t->duration);
