@@ -1,9 +1,10 @@
 /* Exposed stall: the part of a stall that costs wall time (docs/diagnosis.md).
  *
  * Summed stall adds every wave's stall cycles, although while one wave stalls another wave of
- * the same SIMD may issue and hide it. Merging the waves of one SIMD (wave_scan.h) gives, cycle
- * by cycle, whether any wave issued (a record issues from time + stall to time + duration) and
- * which waves were stalled (from time to time + stall, on their instruction's class and line).
+ * the same SIMD may issue and hide it. Merging the waves of one SIMD (a wave_group, handed over
+ * by the AMD wave pass: core/amd/wave_pass.h) gives, cycle by cycle, whether any wave issued (a
+ * record issues from time + stall to time + duration) and which waves were stalled (from time to
+ * time + stall, on their instruction's class and line).
  * A cycle of the SIMD's window (first wave begin to last wave end) is
  *   issue     some wave issued;
  *   exposed   no wave issued and at least one was stalled: the cycle is split equally between
@@ -21,8 +22,8 @@
 #define FLYPROF_CORE_ANALYSIS_EXPOSED_STALL_H
 
 #include "base/json/jv.h"
+#include "core/amd/wave_pass.h"
 #include "core/analysis/line_index.h"
-#include "core/analysis/wave_scan.h"
 #include "model/taxonomy.h"
 #include "model/trace.h"
 
