@@ -96,7 +96,7 @@ TEST(exposed_stall_known_by_construction)
 /* The same SIMD with every time and length times 2^24: 1.7e9 cycles and five records, which the
  * block sweep would walk cycle by cycle (about a second); the group takes the event merge
  * (exposed_group_sparse_window_takes_the_merge); every figure scales. */
-TEST(exposed_stall_long_window_radix_sort)
+TEST(exposed_stall_long_sparse_window_scales)
 {
 	char *dir = path_join(t_tmpdir(), "longwin");
 	fp_err me = FP_ERR_INIT;
