@@ -112,6 +112,35 @@ TEST(jv_set_replaces_and_equal_ignores_key_order)
 	jv_free(b);
 }
 
+/* Lookups by name over keys that share first bytes, the empty key, one-byte keys and a key
+ * that is another's prefix; a parsed duplicate key: the last one wins. */
+TEST(jv_get_tells_keys_apart_by_every_byte)
+{
+	static const char *const keys[] = {"", "s", "st", "stall", "stalls", "source", "t", "x"};
+	jv *o = jv_object();
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		jv_set_int(o, keys[i], (int64_t)i);
+	CHECK_INT(jv_len(o), 8);
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		CHECK_INT(jv_i64(jv_get(o, keys[i])), (int64_t)i);
+	CHECK(jv_get(o, "sta") == NULL);
+	CHECK(jv_get(o, "stal") == NULL);
+	CHECK(jv_get(o, "u") == NULL);
+	CHECK(jv_get(o, "sources") == NULL);
+	jv_set_int(o, "", 10); /* replaced, not added */
+	CHECK_INT(jv_len(o), 8);
+	CHECK_INT(jv_i64(jv_get(o, "")), 10);
+	jv_free(o);
+	fp_err e = FP_ERR_INIT;
+	const char *dup = "{\"a\":1,\"ab\":2,\"a\":3}";
+	jv *d = json_parse(dup, strlen(dup), "t", &e);
+	CHECK(d != NULL);
+	CHECK_INT(jv_i64(jv_get(d, "a")), 3);
+	CHECK_INT(jv_i64(jv_get(d, "ab")), 2);
+	jv_free(d);
+	fp_err_clear(&e);
+}
+
 TEST(jv_field_tables_and_tristate)
 {
 	jv *o = jv_object();
