@@ -61,18 +61,36 @@ static double pct(int64_t part, int64_t total)
 	return total > 0 ? 100.0 * (double)part / (double)total : 0;
 }
 
-/* The producers of the wait at code_line, from the waits list (NULL when none). */
-static const jv *producers_of(const jv *waits, int64_t code_line)
+/* The waits list's code lines and producers, read out once: every ISA row asks it, and a look
+ * through the JSON objects for each was most of the view's time. */
+typedef struct sv_waits {
+	size_t n;
+	int64_t *code_line;
+	const jv **producers; /* borrowed */
+} sv_waits;
+
+static void waits_index(const jv *waits, sv_waits *w)
 {
-	for (size_t i = 0; i < jv_len(waits); i++) {
-		const jv *w = jv_at(waits, i);
-		if (jv_i64(jv_get(w, "code_line")) == code_line)
-			return jv_get(w, "producers");
+	w->n = jv_len(waits);
+	w->code_line = xcalloc(w->n + 1, sizeof *w->code_line);
+	w->producers = xcalloc(w->n + 1, sizeof *w->producers);
+	for (size_t i = 0; i < w->n; i++) {
+		const jv *x = jv_at(waits, i);
+		w->code_line[i] = jv_i64(jv_get(x, "code_line"));
+		w->producers[i] = jv_get(x, "producers");
 	}
+}
+
+/* The producers of the first wait at code_line, in list order (NULL when none). */
+static const jv *producers_of(const sv_waits *waits, int64_t code_line)
+{
+	for (size_t i = 0; i < waits->n; i++)
+		if (waits->code_line[i] == code_line)
+			return waits->producers[i];
 	return NULL;
 }
 
-static jv *isa_row(const sv_row *r, const jv *waits, int64_t total)
+static jv *isa_row(const sv_row *r, const sv_waits *waits, int64_t total)
 {
 	jv *o = jv_object();
 	jv_set_int(o, "code_line", r->code_line);
@@ -114,7 +132,7 @@ static int is_entry(const jv *entry_lines, const char *path, int64_t line)
 }
 
 static jv *line_obj(const sv_line *l, const sv_row *rows, const jv *text_arr, const char *path,
-		    const jv *waits, const jv *entry_lines, int64_t total)
+		    const sv_waits *waits, const jv *entry_lines, int64_t total)
 {
 	jv *o = jv_object();
 	jv_set_int(o, "n", l->line);
@@ -159,7 +177,7 @@ static void gap(jv *lines, int64_t n)
 
 /* The shown lines of one file: lines[first..first+n) are its costed lines, in line order. */
 static jv *file_lines(const sv_line *ls, size_t n, const sv_row *rows, const jv *text_arr,
-		      const char *path, const jv *waits, const jv *entry_lines, int context,
+		      const char *path, const sv_waits *waits, const jv *entry_lines, int context,
 		      int64_t total)
 {
 	jv *out = jv_array();
@@ -198,7 +216,9 @@ static jv *file_lines(const sv_line *ls, size_t n, const sv_row *rows, const jv 
 
 jv *source_view_build(const jv *bubbles, const jv *texts, const jv *entry_lines, int context)
 {
-	const jv *hot = jv_get(bubbles, "hotspots"), *waits = jv_get(bubbles, "waits");
+	const jv *hot = jv_get(bubbles, "hotspots");
+	sv_waits waits;
+	waits_index(jv_get(bubbles, "waits"), &waits);
 	int64_t total = jv_i64(jv_get(jv_get(bubbles, "totals"), "stall"));
 	sv_row *rows = xcalloc(jv_len(hot) + 1, sizeof *rows);
 	sv_file *files = NULL;
@@ -261,7 +281,7 @@ jv *source_view_build(const jv *bubbles, const jv *texts, const jv *entry_lines,
 		jv_set_round(fo, "pct_of_stall", pct(files[f].stall, total), 2);
 		jv_set_bool(fo, "has_text", jv_len(text) > 0);
 		jv_set(fo, "lines",
-		       file_lines(&ls[first], n, rows, text, files[f].path, waits, entry_lines,
+		       file_lines(&ls[first], n, rows, text, files[f].path, &waits, entry_lines,
 				  context, total));
 	}
 	for (size_t i = 0; i < nf; i++)
@@ -270,6 +290,8 @@ jv *source_view_build(const jv *bubbles, const jv *texts, const jv *entry_lines,
 	free(order);
 	free(ls);
 	free(rows);
+	free(waits.code_line);
+	free(waits.producers);
 	return view;
 }
 

@@ -16,6 +16,36 @@ static jv *parse(const char *s)
 	return v;
 }
 
+/* Each ISA row gets the producers of the first wait at its code line, in the waits list's
+ * order; a row without a wait gets none. */
+TEST(source_view_producers_by_code_line)
+{
+	jv *b = parse(
+	    "{\"totals\":{\"stall\":100},\"hotspots\":["
+	    "{\"code_line\":7,\"isa\":\"s_waitcnt\",\"source\":\"/k/a.py:1\","
+	    "\"stall\":50,\"hits\":1},"
+	    "{\"code_line\":9,\"isa\":\"s_waitcnt\",\"source\":\"/k/a.py:1\","
+	    "\"stall\":40,\"hits\":1},"
+	    "{\"code_line\":8,\"isa\":\"v_add\",\"source\":\"/k/a.py:1\","
+	    "\"stall\":10,\"hits\":1}],"
+	    "\"waits\":[{\"code_line\":9,\"producers\":[{\"code_line\":2},{\"code_line\":3}]},"
+	    "{\"code_line\":7,\"producers\":[{\"code_line\":1}]},"
+	    "{\"code_line\":9,\"producers\":[{\"code_line\":4}]}]}");
+	jv *texts = parse("{\"/k/a.py\":[\"l1\"]}");
+	jv *v = source_view_build(b, texts, NULL, 1);
+	const jv *isa = jv_get(jv_at(jv_get(jv_at(jv_get(v, "files"), 0), "lines"), 0), "isa");
+	CHECK_INT(jv_len(isa), 3); /* code-line order: 7, 8, 9 */
+	CHECK_INT(jv_i64(jv_get(jv_at(isa, 0), "code_line")), 7);
+	CHECK_INT(jv_len(jv_get(jv_at(isa, 0), "producers")), 1);
+	CHECK_INT(jv_i64(jv_get(jv_at(jv_get(jv_at(isa, 0), "producers"), 0), "code_line")), 1);
+	CHECK(jv_get(jv_at(isa, 1), "producers") == NULL);
+	CHECK_INT(jv_len(jv_get(jv_at(isa, 2), "producers")), 2); /* the first wait at 9 */
+	CHECK_INT(jv_i64(jv_get(jv_at(jv_get(jv_at(isa, 2), "producers"), 1), "code_line")), 3);
+	jv_free(v);
+	jv_free(texts);
+	jv_free(b);
+}
+
 TEST(source_view_lines_gaps_ranks)
 {
 	jv *b = parse("{\"totals\":{\"stall\":100},\"hotspots\":["
