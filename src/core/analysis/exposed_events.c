@@ -13,13 +13,12 @@
 
 /* One event of a record: an issue or stall interval starting (+1) or ending (-1). 16 bytes. An
  * instruction index fits 32 bits (code.json is at most FLYPROF_LIMIT_ATT bytes, far fewer than
- * 2^31 rows), a class 8. */
+ * 2^31 rows). */
 typedef struct ev {
 	int64_t t;
 	int32_t inst; /* index into d->insts, -1 when the line is unknown */
 	uint8_t kind; /* 0 issue, 1 stall */
 	int8_t delta; /* +1 start, -1 end */
-	uint8_t cls;
 } ev;
 
 /* One wave's events in time order, events of equal time in the order the wave's records make
@@ -33,10 +32,10 @@ typedef struct cursor {
 	unsigned sub;
 } cursor;
 
-/* The stalled records active now: (inst, class, count), at most one per wave. */
+/* The stalled records active now: (inst, count), at most one per wave. */
 typedef struct active {
 	long inst;
-	int cls, n;
+	int n;
 } active;
 
 /* A heap entry: the time of a wave's next event (inline, for the compares) and the wave. */
@@ -118,10 +117,10 @@ typedef struct sweep {
 	int total, issuing;
 } sweep;
 
-static void active_add(sweep *s, long inst, int cls, int delta)
+static void active_add(sweep *s, long inst, int delta)
 {
 	for (size_t i = 0; i < s->n_act; i++)
-		if (s->act[i].inst == inst && s->act[i].cls == cls) {
+		if (s->act[i].inst == inst) {
 			s->act[i].n += delta;
 			s->total += delta;
 			if (s->act[i].n <= 0)
@@ -129,7 +128,7 @@ static void active_add(sweep *s, long inst, int cls, int delta)
 			return;
 		}
 	if (delta > 0 && s->n_act < s->cap) { /* overlapping stalls of one wave (malformed) */
-		s->act[s->n_act++] = (active){inst, cls, delta};
+		s->act[s->n_act++] = (active){inst, delta};
 		s->total += delta;
 	}
 }
@@ -160,17 +159,17 @@ static void segment(exposed_acc *a, int64_t len, const sweep *s)
 	a->exposed += len;
 	for (size_t i = 0; i < s->n_act; i++) {
 		exposed_fx share = share_units(len, s->act[i].n, s->total);
-		a->cls_exposed[s->act[i].cls] += share;
 		if (s->act[i].inst >= 0)
 			a->line_exposed[s->act[i].inst] += share;
+		else
+			a->unknown_exposed += share;
 	}
 }
 
-/* The stall event of a record: its instruction and class. */
+/* The stall event of a record: its instruction. */
 static ev stall_event(const exposed_acc *a, const att_wave_inst *in, int64_t t, int delta)
 {
-	long i = exposed_inst_of(a, in);
-	return (ev){t, (int32_t)i, 1, (int8_t)delta, (uint8_t)exposed_class_of(a->d, i)};
+	return (ev){t, (int32_t)exposed_inst_of(a, in), 1, (int8_t)delta};
 }
 
 /* A wave in order: after event c->sub - 1 of *c->rec (0..3: stall start, stall end, issue
@@ -189,7 +188,7 @@ static int event_next(const exposed_acc *a, cursor *c)
 			}
 			c->sub = 2;
 			break;
-		case 1: /* the stall's end: same instruction and class */
+		case 1: /* the stall's end: same instruction */
 			c->cur.t = trace_add(in->time, st);
 			c->cur.delta = -1;
 			c->sub = 2;
@@ -198,12 +197,12 @@ static int event_next(const exposed_acc *a, cursor *c)
 			break;
 		}
 		if (c->sub == 2 && in->duration > st) {
-			c->cur = (ev){trace_add(in->time, st), -1, 0, +1, 0};
+			c->cur = (ev){trace_add(in->time, st), -1, 0, +1};
 			c->sub = 3;
 			return 1;
 		}
 		if (c->sub == 3) {
-			c->cur = (ev){trace_add(in->time, in->duration), -1, 0, -1, 0};
+			c->cur = (ev){trace_add(in->time, in->duration), -1, 0, -1};
 			c->sub = 4;
 			return 1;
 		}
@@ -234,8 +233,8 @@ static size_t wave_copy(const exposed_acc *a, const att_wave *w, ev *evs)
 			evs[n++] = stall_event(a, in, trace_add(in->time, st), -1);
 		}
 		if (in->duration > st) {
-			evs[n++] = (ev){trace_add(in->time, st), -1, 0, +1, 0};
-			evs[n++] = (ev){trace_add(in->time, in->duration), -1, 0, -1, 0};
+			evs[n++] = (ev){trace_add(in->time, st), -1, 0, +1};
+			evs[n++] = (ev){trace_add(in->time, in->duration), -1, 0, -1};
 		}
 	}
 	return n;
@@ -375,7 +374,7 @@ void exposed_events_group(exposed_acc *a, const wave_group *g, int64_t lo, int64
 		if (c->cur.kind == 0)
 			s.issuing += c->cur.delta;
 		else
-			active_add(&s, c->cur.inst, c->cur.cls, c->cur.delta);
+			active_add(&s, c->cur.inst, c->cur.delta);
 		if (cursor_next(a, c)) {
 			heap[0].t = c->cur.t;
 			heap_down(heap, n_heap);

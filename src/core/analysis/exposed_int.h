@@ -67,7 +67,6 @@ struct exposed_scratch {
  * runs (for the tests). */
 uint64_t exposed_cycles(uint32_t *d, uint32_t *phi, int64_t len, int simd);
 
-int exposed_class_of(const trace_dispatch *d, long i);
 /* The instruction a record's line names (-1 when none). */
 static inline long exposed_inst_of(const exposed_acc *a, const att_wave_inst *in)
 {

@@ -77,7 +77,7 @@ void exposed_release(exposed_acc *a)
 	memset(a, 0, sizeof *a);
 }
 
-int exposed_class_of(const trace_dispatch *d, long i)
+static int exposed_class_of(const trace_dispatch *d, long i)
 {
 	if (i < 0)
 		return TAX_OTHER;
@@ -184,24 +184,17 @@ static int wave_span(const att_wave *w, int64_t *first, int64_t *end)
  * two ways cost the same. */
 #define EXPOSED_CYCLES_PER_RECORD 64
 
-/* Adds a stalled record's stall to its line's and class's summed stall; returns the line's
- * instruction (-1: none) and sets its class. */
-static inline long stall_sum(exposed_acc *a, const att_wave_inst *in, int *cls)
-{
-	long i = exposed_inst_of(a, in);
-	*cls = exposed_class_of(a->d, i);
-	a->cls_stall[*cls] += (uint64_t)in->stall;
-	if (i >= 0)
-		a->line_stall[i] += (uint64_t)in->stall;
-	return i;
-}
-
 /* The summed stall of records [in, end). */
 static void stall_sums(exposed_acc *a, const att_wave_inst *in, const att_wave_inst *end)
 {
-	for (int cls; in < end; in++)
-		if (in->stall > 0)
-			stall_sum(a, in, &cls);
+	for (; in < end; in++)
+		if (in->stall > 0) {
+			long i = exposed_inst_of(a, in);
+			if (i >= 0)
+				a->line_stall[i] += (uint64_t)in->stall;
+			else
+				a->unknown_stall += (uint64_t)in->stall;
+		}
 }
 
 static int cmp_i64(const void *pa, const void *pb)
@@ -271,9 +264,7 @@ static const att_wave_inst *first_undone(const att_wave_inst *from, const att_wa
 
 /* What the sweep of a group has added so far, held back until its every record has been found
  * in order: its cycles, and its stall and shares by line in x->stage (the lines touched listed;
- * records on no line in `unknown`). Classes are looked up once a line, when the group is added:
- * looking one up a record, and adding to the same class's sum record after record, was a third
- * of the sweep on a generated trace. */
+ * records on no line in `unknown`). */
 typedef struct sweep_sums {
 	int64_t issue, exposed;
 	exposed_fx unknown_exposed, unknown_stall;
@@ -431,11 +422,8 @@ static int group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_t
 	for (size_t k = 0; k < x->n_touched; k++) { /* added if in order, cleared anyway */
 		uint32_t i = x->touched[k];
 		if (!rc) {
-			int c = exposed_class_of(a->d, i);
 			a->line_exposed[i] += x->stage[i].exposed;
 			a->line_stall[i] += x->stage[i].stall;
-			a->cls_exposed[c] += x->stage[i].exposed;
-			a->cls_stall[c] += x->stage[i].stall;
 		}
 		x->stage[i] = (struct exposed_stage){0, 0};
 		x->marked[i] = 0;
@@ -445,8 +433,8 @@ static int group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_t
 	a->issue += s.issue;
 	a->exposed += s.exposed;
 	a->empty += trace_sub(hi, lo) - s.issue - s.exposed;
-	a->cls_exposed[TAX_OTHER] += s.unknown_exposed;
-	a->cls_stall[TAX_OTHER] += s.unknown_stall;
+	a->unknown_exposed += s.unknown_exposed;
+	a->unknown_stall += s.unknown_stall;
 	return 0;
 }
 
@@ -512,14 +500,26 @@ void exposed_merge(exposed_acc *dst, const exposed_acc *src)
 	dst->issue += src->issue;
 	dst->empty += src->empty;
 	dst->exposed += src->exposed;
-	for (int c = 0; c < TAX__COUNT; c++) {
-		dst->cls_exposed[c] += src->cls_exposed[c];
-		dst->cls_stall[c] += src->cls_stall[c];
-	}
+	dst->unknown_exposed += src->unknown_exposed;
+	dst->unknown_stall += src->unknown_stall;
 	for (size_t i = 0; i < dst->d->n_insts; i++) {
 		dst->line_exposed[i] += src->line_exposed[i];
 		dst->line_stall[i] += src->line_stall[i];
 	}
+}
+
+void exposed_class_sums(const exposed_acc *a, exposed_fx exposed[TAX__COUNT],
+			exposed_fx stall[TAX__COUNT])
+{
+	memset(exposed, 0, TAX__COUNT * sizeof *exposed);
+	memset(stall, 0, TAX__COUNT * sizeof *stall);
+	for (size_t i = 0; i < a->d->n_insts; i++) {
+		int c = exposed_class_of(a->d, (long)i);
+		exposed[c] += a->line_exposed[i];
+		stall[c] += a->line_stall[i];
+	}
+	exposed[TAX_OTHER] += a->unknown_exposed;
+	stall[TAX_OTHER] += a->unknown_stall;
 }
 
 static double pct(double part, double whole)
@@ -553,11 +553,13 @@ jv *exposed_to_json(const exposed_acc *a, size_t top_lines)
 	jv_set_round(o, "exposed_cycles", (double)a->exposed, 0);
 	jv_set_int(o, "empty_cycles", a->empty);
 	jv_set_round(o, "exposed_pct_of_simd_time", pct((double)a->exposed, (double)a->window), 2);
+	exposed_fx cls_exposed[TAX__COUNT], cls_stall[TAX__COUNT];
+	exposed_class_sums(a, cls_exposed, cls_stall);
 	jv *cls = jv_set(o, "classes", jv_array());
 	for (int c = 0; c < TAX__COUNT; c++) {
-		if (!a->cls_stall[c] && !a->cls_exposed[c])
+		if (!cls_stall[c] && !cls_exposed[c])
 			continue;
-		double stall = (double)a->cls_stall[c], exposed = cycles_of(a->cls_exposed[c]);
+		double stall = (double)cls_stall[c], exposed = cycles_of(cls_exposed[c]);
 		jv *e = jv_push(cls, jv_object());
 		jv_set_str(e, "class", tax_class_name((tax_class)c));
 		jv_set_round(e, "stall", stall, 0);

@@ -17,7 +17,12 @@
  * lcm(1..16), so every share with k <= 16 is exact and sums do not depend on the order the
  * groups (or the events within one) are added in: accumulators filled by different threads
  * merge (exposed_merge) to the bytes of one filled alone. Only at JSON time are they divided
- * into doubles. Ownership: the accumulator owns its arrays; exposed_release frees them. */
+ * into doubles. Ownership: the accumulator owns its arrays; exposed_release frees them.
+ *
+ * The sums are kept per line (instruction) and, for records on no known line, in one sum: the
+ * pass that fills them runs before the instructions have their classes (wave_facts.h), so the
+ * sums per class are made from the lines' when asked for (exposed_class_sums, exposed_to_json),
+ * with the classes as they are then. */
 #ifndef FLYPROF_CORE_ANALYSIS_EXPOSED_STALL_H
 #define FLYPROF_CORE_ANALYSIS_EXPOSED_STALL_H
 
@@ -42,23 +47,27 @@ typedef struct exposed_acc {
 	line_index lines;
 	size_t simds;
 	int64_t window, issue, empty, exposed;
-	exposed_fx cls_exposed[TAX__COUNT];    /* units */
-	exposed_fx cls_stall[TAX__COUNT];      /* whole cycles (128 bits: no overflow either) */
+	exposed_fx unknown_exposed;	       /* units, records on no known line */
+	exposed_fx unknown_stall;	       /* whole cycles (128 bits: no overflow either) */
 	exposed_fx *line_exposed, *line_stall; /* the same, indexed like d->insts */
 	struct exposed_scratch *scratch;       /* exposed_group's buffers, kept across groups */
 } exposed_acc;
 
 void exposed_init(exposed_acc *a, const trace_dispatch *d);
 void exposed_release(exposed_acc *a);
-/* Adds one SIMD's waves (each share under its instruction's class in d at the time). Its
- * buffers are the accumulator's: separate accumulators may be filled from separate threads.
- * Cost: one pass over the records, then either a sweep of the cycles the waves cover in blocks
- * of 4,096 (a few instructions a cycle) or, for malformed groups (records out of order, more than
- * 16 waves at once) and windows of more than 64 cycles a record, a merge of the waves' events. */
+/* Adds one SIMD's waves (each share under its record's line, or unknown). Its buffers are the
+ * accumulator's: separate accumulators may be filled from separate threads. Cost: one pass over the
+ * records, then either a sweep of the cycles the waves cover in blocks of 4,096 (a few instructions
+ * a cycle) or, for malformed groups (records out of order, more than 16 waves at once) and windows
+ * of more than 64 cycles a record, a merge of the waves' events. */
 void exposed_group(exposed_acc *a, const wave_group *g);
 /* Adds src's sums into dst; both initialised for the same dispatch. Groups added to several
  * accumulators then merged give exactly what adding them all to one gives, in any order. */
 void exposed_merge(exposed_acc *dst, const exposed_acc *src);
+/* The sums per class, with the classes of a->d's instructions now: each class's lines', and the
+ * unknown lines' under other. */
+void exposed_class_sums(const exposed_acc *a, exposed_fx exposed[TAX__COUNT],
+			exposed_fx stall[TAX__COUNT]);
 /* The exposed_stall object of report.json (top `top_lines` lines by exposed stall). */
 jv *exposed_to_json(const exposed_acc *a, size_t top_lines);
 

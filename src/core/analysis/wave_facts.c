@@ -224,32 +224,6 @@ static jv *facts_to_json(const wave_facts_acc *a, const wave_report *r)
 	return o;
 }
 
-/* ---- exposed stall: the pass sums per line; the class sums are redone once classes exist ---- */
-
-/* exposed_group adds each share to its line and to its class as the instructions' classes are
- * during the pass (unset: all other). With the classes set, each class's sums are its lines'
- * sums, plus, for other, what no line holds (records on unknown lines). The sums are exact
- * integers (exposed_stall.h), so this gives what adding with the classes set would. */
-static void exposed_reclassify(exposed_acc *a, const trace_dispatch *d)
-{
-	exposed_fx all_ex = 0, all_st = 0, lines_ex = 0, lines_st = 0;
-	for (int c = 0; c < TAX__COUNT; c++) {
-		all_ex += a->cls_exposed[c];
-		all_st += a->cls_stall[c];
-		a->cls_exposed[c] = 0;
-		a->cls_stall[c] = 0;
-	}
-	for (size_t i = 0; i < d->n_insts; i++) {
-		int c = class_of(d, (long)i);
-		a->cls_exposed[c] += a->line_exposed[i];
-		a->cls_stall[c] += a->line_stall[i];
-		lines_ex += a->line_exposed[i];
-		lines_st += a->line_stall[i];
-	}
-	a->cls_exposed[TAX_OTHER] += all_ex - lines_ex;
-	a->cls_stall[TAX_OTHER] += all_st - lines_st;
-}
-
 /* ---- the hooks ---- */
 
 static void *on_begin(void *ctx)
@@ -325,10 +299,8 @@ void wave_report_finish(wave_report *r, const char *dir, jv **wave_facts, jv **e
 {
 	if (wave_facts)
 		*wave_facts = facts_to_json(&r->wf, r);
-	if (exposed) {
-		exposed_reclassify(&r->ex, r->d);
+	if (exposed) /* by class now that the classes are set (exposed_stall.h) */
 		*exposed = exposed_to_json(&r->ex, 10);
-	}
 	if (r->tl)
 		r->tl->built = wave_timeline_finish(&r->tl->t, dir, &r->tl->err) == 0;
 	r->finished = 1;
