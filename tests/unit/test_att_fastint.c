@@ -203,13 +203,14 @@ static unsigned row_digits(int col)
 	return col == 0 ? first[rnd(10)] : rest[rnd(8)];
 }
 
-/* Instruction rows of every length per column (1..20 digits), runs of them and single ones
- * at every offset of a window, then each changed at one byte to something the general path
- * handles differently (a sign, whitespace, a leading zero, an empty or extra number, another
- * separator): every build of the fast path against the reference. Runs of rows that are valid,
- * short enough for one 32-byte classification and of at most 16 digits a number must be taken
- * whole. */
-TEST(att_fast_rows_instruction_shapes)
+/* Rows of n integers (5: instruction rows, 6: occupancy events) of every length per column
+ * (1..20 digits), runs of them and single ones at every offset of a window, then each changed at
+ * one byte to something the general path handles differently (a sign, whitespace, a leading
+ * zero, an empty or extra number, another separator): every build of the fast path against the
+ * reference. Runs of rows that are valid, short enough for one 32-byte classification and of at
+ * most 16 digits a number must be taken whole. Then the bad rows, each after a valid row so
+ * that the fast path is inside a run when it meets it. */
+static void row_shapes(int n, const char *const *bad, size_t n_bad)
 {
 	static const char bytes[] = " -0,]x.e[9\n\t+";
 	char b[1600], m[1600];
@@ -222,17 +223,17 @@ TEST(att_fast_rows_instruction_shapes)
 		for (size_t r = 0; r < rows; r++) {
 			size_t row0 = L;
 			b[L++] = '[';
-			for (int i = 0; i < 5; i++) {
+			for (int i = 0; i < n; i++) {
 				unsigned d = row_digits(i);
 				take &= d <= 16;
 				L += put_digits(b + L, d);
-				b[L++] = i + 1 < 5 ? ',' : ']';
+				b[L++] = i + 1 < n ? ',' : ']';
 			}
 			take &= L - row0 - 2 <= 31;
 			b[L++] = r + 1 < rows ? ',' : ']';
 		}
 		memset(b + L, ' ', sizeof b - L);
-		check_rows(b + at, L - at, 120, 5, take ? rows : 0);
+		check_rows(b + at, L - at, 120, n, take ? rows : 0);
 		memcpy(m, b, sizeof m);
 		size_t where = at + 1 + rnd((unsigned)(L - at - 1));
 		int first_digit = (m[where - 1] == ',' || m[where - 1] == '[') && m[where] >= '0' &&
@@ -243,14 +244,26 @@ TEST(att_fast_rows_instruction_shapes)
 		} else {
 			m[where] = bytes[rnd(sizeof bytes - 1)];
 		}
-		check_rows(m + at, L - at + 1, 120, 5, 0);
+		check_rows(m + at, L - at + 1, 120, n, 0);
 	}
+	char z[256];
+	for (size_t i = 0; i < n_bad; i++) {
+		int len = snprintf(z, sizeof z,
+				   n == 5 ? "[7,6,5,4,3],%s,[1,2,3,4,5]]"
+					  : "[7,6,5,4,3,2],%s,[1,2,3,4,5,6]]",
+				   bad[i]);
+		memset(z + len, ' ', sizeof z - (size_t)len);
+		check_rows(z, (size_t)len, 150, n, 0);
+	}
+}
+
+TEST(att_fast_rows_instruction_shapes)
+{
 	/* Zero is one digit; "0" followed by a digit is not a number. */
 	char z[256];
 	memset(z, ' ', sizeof z);
 	memcpy(z, "[0,0,0,0,0],[10,0,0,0,0]", 24);
 	check_rows(z, 24, 200, 5, 2);
-	/* Each after a valid row, so that the fast path is inside a run when it meets it. */
 	static const char *const bad[] = {
 	    "[,1,2,3,4]",      "[1,,2,3,4]",	  "[1,2,3,4,]",
 	    "[1,2,3,4]",       "[1,2,3,4,5,6]",	  "[-1,2,3,4,5]",
@@ -260,11 +273,41 @@ TEST(att_fast_rows_instruction_shapes)
 	    "[1,2,3,4,5,]",    "[,,,,]",	  "[]",
 	    "[1,2,3,4,5]]",    "[1,2,3,4,5][",	  "[12345678901234567,1,2,3,4]",
 	    "[1,12345,1,1,1]", "[1,1,1,1,12345]", "[1;2,3,4,5]"};
-	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		int n = snprintf(z, sizeof z, "[7,6,5,4,3],%s,[1,2,3,4,5]]", bad[i]);
-		memset(z + n, ' ', sizeof z - (size_t)n);
-		check_rows(z, (size_t)n, 150, 5, 0);
-	}
+	row_shapes(5, bad, sizeof bad / sizeof *bad);
+}
+
+/* The same for rows of 6 (occupancy events, the AVX2 path of att_fast_rows6_avx2): the sixth
+ * number is read apart from the shuffle, so its shapes are the edges here. */
+TEST(att_fast_rows_occupancy_shapes)
+{
+	char z[256];
+	memset(z, ' ', sizeof z);
+	memcpy(z, "[0,0,0,0,0,0],[10,0,0,0,0,9999],[54112,0,3,0,1,1]", 49);
+	check_rows(z, 49, 200, 6, 3);
+	static const char *const bad[] = {"[,1,2,3,4,5]",
+					  "[1,2,3,4,,5]",
+					  "[1,2,3,4,5,]",
+					  "[1,2,3,4,5]",
+					  "[1,2,3,4,5,6,7]",
+					  "[1,2,3,4,5,-6]",
+					  "[1,2,3,4,5,6 ]",
+					  "[1,2,3,4,5 ,6]",
+					  "[1,2,3,4,5,6",
+					  "[1,2,3,4,5,00]",
+					  "[1,2,3,4,5,01]",
+					  "[1,2,3,4,05,6]",
+					  "[1,2,3,4,5,6]]",
+					  "[1,2,3,4,5,6][",
+					  "[12345678901234567,1,2,3,4,5]",
+					  "[1,12345,1,1,1,1]",
+					  "[1,1,1,1,1,12345]",
+					  "[1,1,1,1,1,1e5]",
+					  "[1,2,3,4,5;6]",
+					  "[,,,,,]",
+					  "[1,2,3,4,5,6,]",
+					  "[1,2,3,4,5,123456789]",
+					  "[1,2,3,4,5,6],,[1,2,3,4,5,6]"};
+	row_shapes(6, bad, sizeof bad / sizeof *bad);
 }
 
 /* Rows of 2 (a timeline's [state, duration], a waitcnt's [producer, 0]) with 1..20 digits per

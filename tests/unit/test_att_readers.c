@@ -10,6 +10,8 @@
 #include "read/amd/att_wave.h"
 #include "read/amd/att_wstates.h"
 
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -214,4 +216,80 @@ TEST(att_small_readers)
 	CHECK_STR(f.waves[0].file, "se1_sm0_sl0_wv0.json");
 	CHECK_INT(f.waves[0].end, 9);
 	att_filenames_release(&f);
+}
+
+static uint64_t occ_rng = 0x2545F4914F6CDD1Dull;
+static unsigned occ_rnd(unsigned m)
+{
+	occ_rng ^= occ_rng << 13;
+	occ_rng ^= occ_rng >> 7;
+	occ_rng ^= occ_rng << 17;
+	return (unsigned)(occ_rng % m);
+}
+
+/* occupancy.json read through the fast row paths (compact rows) and through the general one
+ * (the same rows with a space after each comma, which every fast path declines): the same
+ * events, or the same failure. Rows are mostly the decoder's [time, cu, simd, slot, start,
+ * kernel], with numbers of 1..18 digits, sometimes 5 or 7 columns or a start of 2. */
+TEST(att_occupancy_fast_rows_match_general)
+{
+	size_t cap = 1 << 18;
+	char *a = malloc(cap), *b = malloc(cap);
+	for (int it = 0; it < 300; it++) {
+		size_t na = 0, nb = 0;
+		na += (size_t)sprintf(a + na, "{\"%d\":[", it % 4);
+		nb += (size_t)sprintf(b + nb, "{\"%d\":[", it % 4);
+		size_t rows = 1 + occ_rnd(it % 3 ? 400 : 20);
+		for (size_t r = 0; r < rows; r++) {
+			unsigned cols = occ_rnd(200) == 0 ? 5 + 2 * occ_rnd(2) : 6;
+			a[na++] = b[nb++] = '[';
+			for (unsigned c = 0; c < cols; c++) {
+				long long v;
+				if (c == 4)
+					v = occ_rnd(300) == 0 ? 2 : occ_rnd(2);
+				else if (occ_rnd(50) == 0)
+					v = (long long)occ_rnd(1000000000) * 1000000000ll +
+					    occ_rnd(1000000000);
+				else
+					v = occ_rnd(c == 0 ? 10000000 : occ_rnd(8) ? 16 : 100000);
+				na += (size_t)sprintf(a + na, "%lld", v);
+				nb += (size_t)sprintf(b + nb, "%lld", v);
+				if (c + 1 < cols) {
+					a[na++] = ',';
+					b[nb++] = ',';
+					b[nb++] = ' ';
+				}
+			}
+			a[na++] = b[nb++] = ']';
+			if (r + 1 < rows) {
+				a[na++] = b[nb++] = ',';
+				b[nb++] = ' ';
+			}
+		}
+		na += (size_t)sprintf(a + na, "]}");
+		nb += (size_t)sprintf(b + nb, "]}");
+		att_occupancy oa, ob;
+		fp_err ea = FP_ERR_INIT, eb = FP_ERR_INIT;
+		int ra = att_occupancy_parse(a, na, "occupancy.json", &oa, &ea);
+		int rb = att_occupancy_parse(b, nb, "occupancy.json", &ob, &eb);
+		CHECK_INT(ra, rb);
+		if (ra == 0 && rb == 0) {
+			CHECK_INT(oa.n, rows);
+			CHECK_INT(oa.n, ob.n);
+			for (size_t i = 0; i < oa.n && i < ob.n; i++)
+				if (memcmp(&oa.v[i], &ob.v[i], offsetof(att_occ_event, start)) ||
+				    oa.v[i].start != ob.v[i].start) {
+					t_fail(__FILE__, __LINE__, "event %zu differs", i);
+					break;
+				}
+			att_occupancy_release(&oa);
+			att_occupancy_release(&ob);
+		} else {
+			CHECK_INT(ea.code, eb.code);
+		}
+		fp_err_clear(&ea);
+		fp_err_clear(&eb);
+	}
+	free(a);
+	free(b);
 }
