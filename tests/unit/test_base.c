@@ -533,6 +533,35 @@ TEST(input_read_into_at_reads_by_directory_and_keeps_its_checks)
 	free(p);
 }
 
+/* sb_addf formats into the room it has and grows only when the text does not fit: appends that
+ * fit, that just fit, that overflow by one byte and by far, and empty ones, checked against
+ * one snprintf of the whole. */
+TEST(strbuf_addf_fits_and_grows)
+{
+	strbuf sb = STRBUF_INIT;
+	size_t cap = 1 << 21, wl = 0;
+	char *want = malloc(cap);
+	for (int i = 0; i < 400; i++) {
+		size_t room = sb.cap - sb.len; /* with the NUL's byte; 0 before the first */
+		int pad = i % 13;
+		int digits = snprintf(NULL, 0, "%d;", i);
+		if (i % 7 == 0 && room > (size_t)digits + 2 &&
+		    room < 4000)			    /* n = room: one over, */
+			pad = (int)room - digits - (i % 3); /* room - 1: just fits, room - 2 */
+		sb_addf(&sb, "%*s%d;", pad, "", i);
+		sb_addf(&sb, "%s", "");
+		wl += (size_t)snprintf(want + wl, cap - wl, "%*s%d;", pad, "", i);
+		CHECK_INT(sb.len, wl);
+		CHECK_INT(strlen(sb.buf), sb.len);
+	}
+	CHECK_INT(memcmp(sb.buf, want, wl), 0);
+	free(want);
+	sb_reset(&sb);
+	sb_addf(&sb, "%s", "");
+	CHECK_STR(sb_str(&sb), "");
+	sb_release(&sb);
+}
+
 TEST(strbuf_shell_quoted_survives_quotes)
 {
 	strbuf sb = STRBUF_INIT;
