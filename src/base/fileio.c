@@ -335,6 +335,20 @@ int file_dir_any(const char *dir, int (*match)(const char *name, void *ctx), voi
 	return found;
 }
 
+size_t file_dir_count(const char *dir, int (*match)(const char *name, void *ctx), void *ctx)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	size_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL)
+		n += strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
+		     match(de->d_name, ctx);
+	closedir(d);
+	return n;
+}
+
 char **file_list_dir(const char *dir, size_t *n, fp_err *e)
 {
 	return list_names(dir, n, 0, NULL, NULL, e);

@@ -61,5 +61,9 @@ void file_list_free(char **names, size_t n);
  * first that does: nothing copied or sorted, so a yes/no question about a dispatch directory of
  * thousands of files costs one walk of its entries, not a listing. 0 when dir is unreadable. */
 int file_dir_any(const char *dir, int (*match)(const char *name, void *ctx), void *ctx);
+/* How many names in dir (not . or ..) match says yes to: one walk, nothing copied or sorted
+ * (a dispatch directory's wave files counted without listing them). 0 when dir is
+ * unreadable. */
+size_t file_dir_count(const char *dir, int (*match)(const char *name, void *ctx), void *ctx);
 
 #endif

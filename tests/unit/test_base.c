@@ -421,8 +421,14 @@ TEST(file_dir_any_answers_over_names)
 	seen = 0;
 	CHECK_INT(file_dir_any(sub, t_ends_csv, &seen), 1);
 	CHECK(seen >= 1 && seen <= 21);
+	/* file_dir_count: every name looked at once, never . or .. */
+	seen = 0;
+	CHECK_INT(file_dir_count(sub, t_ends_csv, &seen), 1);
+	CHECK_INT(seen, 21);
+	CHECK_INT(file_dir_count(sub, t_none, NULL), 0);
 	char *none = path_join(dir, "no-such-dir");
 	CHECK_INT(file_dir_any(none, t_ends_csv, &seen), 0);
+	CHECK_INT(file_dir_count(none, t_ends_csv, &seen), 0);
 	free(none);
 	free(csv);
 	free(sub);

@@ -62,17 +62,17 @@ long long dispatch_id_of(const char *dirname)
 	return strtoll(start, NULL, 10);
 }
 
+static int is_wave_name(const char *name, void *ctx)
+{
+	(void)ctx;
+	return dispatch_is_wave_file(name);
+}
+
+/* Counted without a listing: the wave pass lists (and sorts) the chosen directory itself, and
+ * every candidate would otherwise be listed, copied and sorted just to count its waves. */
 static int64_t count_waves(const char *dir)
 {
-	size_t n = 0;
-	fp_err e = FP_ERR_INIT;
-	char **names = file_list_dir(dir, &n, &e);
-	fp_err_clear(&e);
-	int64_t waves = 0;
-	for (size_t i = 0; i < n; i++)
-		waves = trace_add(waves, dispatch_is_wave_file(names[i]));
-	file_list_free(names, n);
-	return waves;
+	return (int64_t)file_dir_count(dir, is_wave_name, NULL);
 }
 
 static int measure(cand *c, fp_err *e)
