@@ -153,26 +153,29 @@ static jv *cu_list(const wave_cu *cus, size_t n)
 	return a;
 }
 
-static int names_kernel(const att_occupancy *o, int64_t idx, const char *kernel)
-{
-	for (size_t i = 0; i < o->n_kernels; i++)
-		if (o->kernel_idx[i] == idx && strcmp(o->kernel_name[i], kernel) == 0)
-			return 1;
-	return 0;
-}
-
-/* Drops events of other kernels; returns how many, or -1 when no filter applies. */
+/* Drops events of other kernels; returns how many, or -1 when no filter applies. The indices
+ * named kernel are found once: each event is then checked by compares, not a strcmp per name
+ * (tens of thousands of events). */
 static int64_t keep_kernel(att_occupancy *o, const char *kernel)
 {
-	int any = 0;
-	for (size_t i = 0; kernel && i < o->n_kernels && !any; i++)
-		any = strcmp(o->kernel_name[i], kernel) == 0;
-	if (!any)
+	int64_t *idx = NULL;
+	size_t n_idx = 0, cap = 0;
+	for (size_t i = 0; kernel && i < o->n_kernels; i++)
+		if (strcmp(o->kernel_name[i], kernel) == 0) {
+			idx = xgrow(idx, &cap, n_idx + 1, sizeof *idx);
+			idx[n_idx++] = o->kernel_idx[i];
+		}
+	if (!n_idx)
 		return -1;
 	size_t m = 0;
-	for (size_t i = 0; i < o->n; i++)
-		if (o->v[i].kernel < 0 || names_kernel(o, o->v[i].kernel, kernel))
+	for (size_t i = 0; i < o->n; i++) {
+		int keep = o->v[i].kernel < 0;
+		for (size_t j = 0; !keep && j < n_idx; j++)
+			keep = o->v[i].kernel == idx[j];
+		if (keep)
 			o->v[m++] = o->v[i];
+	}
+	free(idx);
 	int64_t dropped = (int64_t)(o->n - m);
 	o->n = m;
 	return dropped;
