@@ -167,6 +167,50 @@ TEST(exposed_stall_event_outside_window)
 	free(dir);
 }
 
+/* A SIMD whose window is empty (its one wave ends where it begins: a malformed file) adds
+ * nothing, not even its records' stall, although the pass sums a wave's stall before its group
+ * is complete (exposed_wave, then exposed_group_facts takes it back); the SIMD beside it, of two
+ * CUs in one file group, is added. */
+TEST(exposed_stall_empty_window_adds_no_stall)
+{
+	char *dir = path_join(t_tmpdir(), "emptywin");
+	fp_err me = FP_ERR_INIT;
+	CHECK_INT(file_mkdirs(dir, &me), 0);
+	trace_dispatch d;
+	trace_dispatch_init(&d);
+	add(&d, 2, "s_waitcnt vmcnt(0)", TAX_VMEM_WAIT);
+	add(&d, 4, "s_barrier", TAX_BARRIER);
+	static const char *const names[] = {"se0_sm0_sl0_wv0.json", "se0_sm0_sl1_wv0.json",
+					    "se0_sm1_sl0_wv0.json"};
+	static const int cu[] = {1, 2, 1}, begin[] = {0, 0, 50}, end[] = {100, 100, 50};
+	static const char *const insts[] = {"[0,9,40,40,2]", "[0,9,30,30,7]", "[0,9,60,60,4]"};
+	for (int i = 0; i < 3; i++) {
+		char *p = path_join(dir, names[i]);
+		FILE *f = fopen(p, "w");
+		fprintf(f,
+			"{\"name\":\"SE0\",\"duration\":100,\"wave\":{\"cu\":%d,\"id\":0,"
+			"\"simd\":0,\"slot\":0,\"begin\":%d,\"end\":%d,\"instructions\":[%s],"
+			"\"timeline\":[[2,10]],\"waitcnt\":[]}}",
+			cu[i], begin[i], end[i], insts[i]);
+		fclose(f);
+		free(p);
+	}
+	for (int threads = 1; threads <= 2; threads++) {
+		jv *ex = NULL;
+		fp_err e = FP_ERR_INIT;
+		CHECK_INT(wave_facts_and_exposed(dir, &d, threads, NULL, &ex, NULL, &e), 0);
+		CHECK_INT(jv_i64(jv_get(ex, "simds")), 2);
+		CHECK_INT(jv_i64(jv_get(ex, "window_cycles")), 200);
+		CHECK_NEAR(jv_num(jv_get(cls(ex, "vmem_wait"), "stall")), 40, 1e-9);
+		CHECK_NEAR(jv_num(jv_get(cls(ex, "other"), "stall")), 30, 1e-9); /* line 7: none */
+		CHECK(cls(ex, "barrier") == NULL);
+		jv_free(ex);
+		fp_err_clear(&e);
+	}
+	trace_dispatch_release(&d);
+	free(dir);
+}
+
 TEST(wave_facts_idle_waves)
 {
 	const char *dir = t_tmpdir();
@@ -424,7 +468,7 @@ static void syn_build(syn *s, trace_dispatch *d)
 			}
 			a->end = t + (int64_t)(syn_rand(&r) % 20);
 		}
-		s->g[k] = (wave_group){0, k, 0, s->waves[k], nw};
+		s->g[k] = (wave_group){0, k, 0, s->waves[k], nw, NULL};
 	}
 }
 
@@ -678,7 +722,7 @@ TEST(exposed_group_more_waves_than_a_simd)
 		many[w].n_insts = many[w].cap_insts = 1;
 		many[w].insts[0] = (att_wave_inst){0, 9, 40, 41, w % 2 ? 1 : 4};
 	}
-	wave_group g = {0, 0, 0, many, 20};
+	wave_group g = {0, 0, 0, many, 20, NULL};
 	exposed_acc a;
 	exposed_init(&a, &d);
 	exposed_group(&a, &g);
@@ -769,7 +813,7 @@ TEST(exposed_group_sums_stall_past_the_window)
 		two[w].n_insts = two[w].cap_insts = 2;
 		memcpy(two[w].insts, recs[w], sizeof recs[w]);
 	}
-	wave_group g = {0, 0, 0, two, 2};
+	wave_group g = {0, 0, 0, two, 2, NULL};
 	exposed_acc a;
 	exposed_init(&a, &d);
 	exposed_group(&a, &g);
@@ -839,7 +883,7 @@ TEST(exposed_group_wave_without_records_is_in_order)
 	two[0].n_insts = 2;
 	two[1].insts[0] = recs[2];
 	two[1].n_insts = 1;
-	wave_group g = {0, 0, 0, two, 2};
+	wave_group g = {0, 0, 0, two, 2, NULL};
 	exposed_acc a;
 	exposed_init(&a, &d);
 	exposed_group(&a, &g);
@@ -877,7 +921,7 @@ TEST(exposed_group_sparse_window_takes_the_merge)
 		one.n_insts = one.cap_insts = 2;
 		one.insts[0] = (att_wave_inst){0, 9, scale[i], scale[i] + 4, 1};
 		one.insts[1] = (att_wave_inst){scale[i] + 4, 6, 0, 4, 3};
-		wave_group g = {0, 0, 0, &one, 1};
+		wave_group g = {0, 0, 0, &one, 1, NULL};
 		exposed_acc a;
 		exposed_init(&a, &d);
 		exposed_group(&a, &g);
@@ -912,7 +956,7 @@ TEST(exposed_group_out_of_order_after_the_window)
 		two[w].n_insts = two[w].cap_insts = w ? 2 : 3;
 		memcpy(two[w].insts, recs[w], sizeof recs[w]);
 	}
-	wave_group g = {0, 0, 0, two, 2};
+	wave_group g = {0, 0, 0, two, 2, NULL};
 	exposed_acc a;
 	exposed_init(&a, &d);
 	exposed_group(&a, &g);

@@ -51,6 +51,8 @@ typedef struct worker {
 	size_t n_slots;
 	att_wave *sub; /* one CU's waves when a group spans several CUs */
 	size_t cap_sub;
+	size_t *pos; /* the waves' pos (wave_group): 0, 1, ..., or sub's */
+	size_t cap_pos;
 	size_t *by_cu; /* positions in the group, sorted by (CU, position) */
 	size_t *runs;  /* start of each CU's run in by_cu, ordered by first position */
 	size_t cap_by_cu, cap_runs;
@@ -255,8 +257,11 @@ static void hand_group(worker *k, int64_t se, int64_t simd, size_t n)
 	size_t same = 1;
 	while (same < n && ws[same].cu == ws[0].cu)
 		same++;
+	k->pos = xgrow(k->pos, &k->cap_pos, n, sizeof *k->pos);
 	if (same == n) {
-		wave_group g = {se, ws[0].cu, simd, ws, n};
+		for (size_t i = 0; i < n; i++)
+			k->pos[i] = i;
+		wave_group g = {se, ws[0].cu, simd, ws, n, k->pos};
 		h->on_group(k->hk, &g);
 		return;
 	}
@@ -273,9 +278,11 @@ static void hand_group(worker *k, int64_t se, int64_t simd, size_t n)
 	qsort_r(k->runs, n_runs, sizeof *k->runs, cmp_run, k->by_cu);
 	for (size_t r = 0; r < n_runs; r++) {
 		size_t m = 0, cu_at = k->by_cu[k->runs[r]];
-		for (size_t i = k->runs[r]; i < n && ws[k->by_cu[i]].cu == ws[cu_at].cu; i++)
+		for (size_t i = k->runs[r]; i < n && ws[k->by_cu[i]].cu == ws[cu_at].cu; i++) {
+			k->pos[m] = k->by_cu[i];
 			k->sub[m++] = ws[k->by_cu[i]];
-		wave_group g = {se, ws[cu_at].cu, simd, k->sub, m};
+		}
+		wave_group g = {se, ws[cu_at].cu, simd, k->sub, m, k->pos};
 		h->on_group(k->hk, &g);
 	}
 }
@@ -318,7 +325,7 @@ static void do_group(worker *k, size_t g)
 			return;
 		if (do_file(k, i, &k->w))
 			return;
-		sh->hooks->on_wave(k->hk, sh->files[i], i, &k->w);
+		sh->hooks->on_wave(k->hk, sh->files[i], i, j, &k->w);
 		keep_in_slot(k, &k->slots[j]);
 	}
 	hand_group(k, sh->group_se[g], sh->group_simd[g], n);
@@ -369,6 +376,7 @@ static void worker_release(worker *k)
 		att_wave_release(&k->slots[j]);
 	free(k->slots);
 	free(k->sub);
+	free(k->pos);
 	free(k->by_cu);
 	free(k->runs);
 	sb_release(&k->path);

@@ -20,20 +20,24 @@
 
 /* The waves of one SIMD (one SE, one CU, one SIMD index), in file name order: their place
  * (begin, end, cu, id, simd, slot) and records; their timeline and waitcnt pairs are not kept
- * (on_wave has them). */
+ * (on_wave has them). pos[k] is waves[k]'s `pos` as on_wave had it, so that what a hook
+ * worked out of a wave while its records were hot can be found again (NULL in a group not
+ * made by the pass). */
 typedef struct wave_group {
 	int64_t se, cu, simd;
 	const att_wave *waves;
 	size_t n;
+	const size_t *pos;
 } wave_group;
 
 typedef struct wave_pass_hooks {
 	void *ctx;
 	/* A worker's state; called by the worker before its first group. */
 	void *(*worker_begin)(void *ctx);
-	/* One parsed wave file: its name and `rank`, its place among the pass's wave files in
-	 * name (strcmp) order (w is valid during the call). */
-	void (*on_wave)(void *wk, const char *name, size_t rank, const att_wave *w);
+	/* One parsed wave file: its name, `rank`, its place among the pass's wave files in name
+	 * (strcmp) order, and `pos`, its place among its (SE, SIMD) group's files, 0.. (w is
+	 * valid during the call). */
+	void (*on_wave)(void *wk, const char *name, size_t rank, size_t pos, const att_wave *w);
 	/* The waves of one SIMD (valid during the call only). */
 	void (*on_group)(void *wk, const wave_group *g);
 	/* After the pass: merge wk into ctx when ok, and free it either way. */

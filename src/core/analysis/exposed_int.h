@@ -31,22 +31,13 @@ extern const uint32_t exposed_units_per_share[EXPOSED_MAX_STALLED + 1];
 struct exposed_scratch {
 	/* per wave of the group */
 	size_t cap_w;
-	uint8_t *in_order; /* the wave's records are in time order */
-	int64_t *first;	   /* its first record's time */
-	int64_t *ends;	   /* its last event's time (sorted for the overlap count) */
-	size_t *order;	   /* waves with events, by (first, index) */
-	/* block sweep: per wave, its first record not yet done, and the first whose stall is not
-	 * yet summed */
-	const att_wave_inst **pos, **seen;
-	int64_t *prev_last; /* block sweep: the last event of the wave's records seen so far */
-	/* block sweep: the group's sums by line, held back (exposed_stall.c sweep_sums) */
-	struct exposed_stage {
-		exposed_fx exposed, stall;
-	} * stage;
-	uint8_t *marked;
-	uint32_t *touched;
-	size_t n_touched;
-	size_t *live;			   /* block sweep: waves begun and not done */
+	uint8_t *in_order;	   /* the wave's records are in time order */
+	int64_t *first;		   /* its first record's time */
+	int64_t *ends;		   /* its last event's time (sorted for the overlap count) */
+	size_t *order;		   /* waves with events, by (first, index) */
+	const att_wave_inst **pos; /* block sweep: its first record not yet done */
+	size_t *live;		   /* block sweep: waves begun and not done */
+	exposed_wave_facts *facts; /* exposed_group's, per wave */
 	struct exposed_events_scratch *ev; /* exposed_events.c's own */
 	/* block sweep: per-cycle changes and the running share, one block long */
 	uint32_t *delta;
@@ -74,8 +65,8 @@ static inline long exposed_inst_of(const exposed_acc *a, const att_wave_inst *in
 }
 
 /* The group's waves' events merged in time order, adding the window [lo, hi)'s issue, exposed
- * and empty cycles and the exposed shares. The caller has summed the records' stall and set
- * scratch->in_order for every wave of g. */
+ * and empty cycles and the exposed shares. The caller has set scratch->in_order for every wave
+ * of g (exposed_wave). */
 void exposed_events_group(exposed_acc *a, const wave_group *g, int64_t lo, int64_t hi);
 void exposed_events_release(struct exposed_events_scratch *x);
 

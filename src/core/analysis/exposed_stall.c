@@ -9,11 +9,12 @@
  * share one stalled record gets from the block's start to each cycle (EXPOSED_UNIT / k for an
  * exposed cycle with k stalled records), and a stall interval's share is phi at its end minus
  * phi at its start. Every buffer is one block long and reused, so the sweep neither faults
- * pages nor misses cache as the global event sort did. The sweep checks each record's order as
- * it first reads it (the waves' spans, which decide whether to sweep, are taken from their first
- * and last records alone) and holds its figures back until the group is done: a group found out
- * of order adds nothing. Such groups (malformed files), and windows of many cycles a record, take
- * the event merge of exposed_events.c, which gives the same figures where both apply. */
+ * pages nor misses cache as the global event sort did. Each wave's order, span and summed stall
+ * are taken by exposed_wave, which the pass (wave_facts.c) calls as soon as it has parsed the
+ * wave, while its records are in cache: the sweep, which comes once the group's last wave is
+ * parsed, then reads each record once. Groups with a wave out of order (malformed files), and
+ * windows of many cycles a record, take the event merge of exposed_events.c, which gives the
+ * same figures where both apply. */
 #include "core/analysis/exposed_int.h"
 
 #include "base/xalloc.h"
@@ -59,12 +60,8 @@ void exposed_release(exposed_acc *a)
 		free(x->ends);
 		free(x->order);
 		free(x->pos);
-		free(x->seen);
-		free(x->prev_last);
-		free(x->stage);
-		free(x->marked);
-		free(x->touched);
 		free(x->live);
+		free(x->facts);
 		free(x->delta);
 		free(x->pieces);
 		free(x->phi);
@@ -101,16 +98,9 @@ static struct exposed_scratch *scratch_for(exposed_acc *a, size_t n)
 		x->ends = xrealloc(x->ends, cap * sizeof *x->ends);
 		x->order = xrealloc(x->order, cap * sizeof *x->order);
 		x->pos = xrealloc(x->pos, cap * sizeof *x->pos);
-		x->seen = xrealloc(x->seen, cap * sizeof *x->seen);
 		x->live = xrealloc(x->live, cap * sizeof *x->live);
-		x->prev_last = xrealloc(x->prev_last, cap * sizeof *x->prev_last);
+		x->facts = xrealloc(x->facts, cap * sizeof *x->facts);
 		x->cap_w = cap;
-	}
-	if (!x->stage) {
-		size_t n_insts = a->d->n_insts ? a->d->n_insts : 1;
-		x->stage = xcalloc(n_insts, sizeof *x->stage);
-		x->marked = xcalloc(n_insts, sizeof *x->marked);
-		x->touched = xmalloc(n_insts * sizeof *x->touched);
 	}
 	return x;
 }
@@ -128,74 +118,54 @@ static inline int record_last(const att_wave_inst *in, int64_t *last)
 	return 1;
 }
 
-/* Whether a wave's records are in order, its first record's time and its last event's; 0 when
- * it makes no event. One pass of few, unbranched operations a record: it reads every record of
- * every group. */
-static int wave_check(const att_wave *w, uint8_t *in_order, int64_t *first, int64_t *end)
+/* One pass of few, unbranched operations a record, run while the pass has just parsed them: the
+ * order check the block sweep relies on and the records' summed stall (which does not depend on
+ * the way the group is swept: every stalled record's stall is added once). */
+void exposed_wave(exposed_acc *a, const att_wave *w, exposed_wave_facts *f)
 {
 	const att_wave_inst *in = w->insts, *stop = in + w->n_insts;
 	int64_t prev = INT64_MIN;
-	*in_order = 1;
-	for (;; in++) {
-		if (in == stop)
-			return 0;
+	f->events = 0;
+	f->in_order = 1;
+	f->first = f->end = 0;
+	for (; in < stop; in++) {
 		if (in->stall > 0 || in->duration > 0)
 			break;
 	}
-	*first = in->time;
+	if (in == stop)
+		return;
+	f->events = 1;
+	f->first = in->time;
 	int ok = 1;
+	exposed_fx unknown = 0;
 	for (; in < stop; in++) {
 		/* the record's events span [time, time + ext); none when ext <= 0 */
 		int64_t st = in->stall > 0 ? in->stall : 0;
 		int64_t ext = in->duration > st ? in->duration : st, last;
-		int events = ext > 0;
-		/* a time past INT64_MAX (a hostile file) takes the event merge, so that the sweep's
-		 * intervals of one wave never overlap (EXPOSED_STALL_ONE) */
-		int over = __builtin_add_overflow(in->time, ext, &last);
-		ok &= (events == 0) | ((over == 0) & (in->time >= prev));
-		prev = events & (last > prev) ? last : prev;
+		if (ext > 0) {
+			/* a time past INT64_MAX (a hostile file) takes the event merge, so that the
+			 * sweep's intervals of one wave never overlap (EXPOSED_STALL_ONE). While
+			 * the wave is in order, last >= time >= prev: prev is the latest event so
+			 * far (once out of order, prev no longer matters) */
+			ok &= !__builtin_add_overflow(in->time, ext, &last) & (in->time >= prev);
+			prev = last;
+		}
+		if (st > 0) {
+			long i = exposed_inst_of(a, in);
+			if (i >= 0)
+				a->line_stall[i] += (uint64_t)st;
+			else
+				unknown += (uint64_t)st;
+		}
 	}
-	*in_order = (uint8_t)ok;
-	*end = prev;
-	return 1;
-}
-
-/* A wave's first record's time and its last event's as if its records were in order (the block
- * sweep checks that as it goes): from the first and the last record with events, without
- * reading the others. 0 when it makes no event, -1 when its last event is past INT64_MAX. */
-static int wave_span(const att_wave *w, int64_t *first, int64_t *end)
-{
-	const att_wave_inst *in = w->insts, *stop = in + w->n_insts;
-	while (in < stop && in->stall <= 0 && in->duration <= 0)
-		in++;
-	if (in == stop)
-		return 0;
-	while (stop[-1].stall <= 0 && stop[-1].duration <= 0)
-		stop--;
-	int64_t st = stop[-1].stall > 0 ? stop[-1].stall : 0;
-	*first = in->time;
-	return __builtin_add_overflow(stop[-1].time,
-				      stop[-1].duration > st ? stop[-1].duration : st, end)
-		   ? -1
-		   : 1;
+	a->unknown_stall += unknown;
+	f->in_order = (uint8_t)ok;
+	f->end = prev;
 }
 
 /* The most cycles a record the block sweep takes a group with (exposed_group): about where the
  * two ways cost the same. */
 #define EXPOSED_CYCLES_PER_RECORD 64
-
-/* The summed stall of records [in, end). */
-static void stall_sums(exposed_acc *a, const att_wave_inst *in, const att_wave_inst *end)
-{
-	for (; in < end; in++)
-		if (in->stall > 0) {
-			long i = exposed_inst_of(a, in);
-			if (i >= 0)
-				a->line_stall[i] += (uint64_t)in->stall;
-			else
-				a->unknown_stall += (uint64_t)in->stall;
-		}
-}
 
 static int cmp_i64(const void *pa, const void *pb)
 {
@@ -235,7 +205,7 @@ static inline int clip(int64_t b, int64_t e, int64_t b0, int64_t len, int64_t *i
 	return *i0 < *i1;
 }
 
-/* A stall interval's part in a block: cycles [i0, i1) of it, the record's instruction and class. */
+/* A stall interval's part in a block: cycles [i0, i1) of it, the record's instruction. */
 struct exposed_piece {
 	uint32_t i0, i1;
 	int32_t inst;
@@ -262,65 +232,20 @@ static const att_wave_inst *first_undone(const att_wave_inst *from, const att_wa
 	return to;
 }
 
-/* What the sweep of a group has added so far, held back until its every record has been found
- * in order: its cycles, and its stall and shares by line in x->stage (the lines touched listed;
- * records on no line in `unknown`). */
-typedef struct sweep_sums {
-	int64_t issue, exposed;
-	exposed_fx unknown_exposed, unknown_stall;
-} sweep_sums;
-
-/* The line's staged sums, listed as touched on first use. */
-static inline struct exposed_stage *stage_of(struct exposed_scratch *x, long i)
-{
-	if (!x->marked[i]) {
-		x->marked[i] = 1;
-		x->touched[x->n_touched++] = (uint32_t)i;
-	}
-	return &x->stage[i];
-}
-
-/* Checks a record met for the first time against its wave's earlier ones (*prev: the last of
- * their events) and stages its stall; 0 when it is out of order or its end is past INT64_MAX (a
- * hostile file), so that the sweep's intervals of one wave never overlap (EXPOSED_STALL_ONE). */
-static inline int record_first_seen(exposed_acc *a, struct exposed_scratch *x, sweep_sums *s,
-				    const att_wave_inst *in, int64_t *prev)
-{
-	int64_t st = in->stall > 0 ? in->stall : 0;
-	int64_t ext = in->duration > st ? in->duration : st, last;
-	if (ext <= 0)
-		return 1;
-	if (__builtin_add_overflow(in->time, ext, &last) || in->time < *prev)
-		return 0;
-	*prev = last;
-	if (st > 0) {
-		long i = exposed_inst_of(a, in);
-		if (i >= 0)
-			stage_of(x, i)->stall += (uint64_t)st;
-		else
-			s->unknown_stall += (uint64_t)st;
-	}
-	return 1;
-}
-
 /* Adds the live waves' intervals in [b0, b0 + len) to x->delta and their stall intervals' parts
- * to x->pieces, checking and summing the records met for the first time; moves each wave past
- * the records done by the block's end, dropping the waves done (at their end or at a record past
- * the window's end hi). Returns 0, or -1 at a record out of order (x->seen then stops there). */
-static int block_intervals(exposed_acc *a, struct exposed_scratch *x, sweep_sums *s,
-			   const wave_group *g, size_t *n_live, int64_t b0, int64_t len, int64_t hi)
+ * to x->pieces; moves each wave past the records done by the block's end, dropping the waves
+ * done (at their end or at a record past the window's end hi). The waves are in order
+ * (exposed_wave checked them). */
+static void block_intervals(exposed_acc *a, struct exposed_scratch *x, const wave_group *g,
+			    size_t *n_live, int64_t b0, int64_t len, int64_t hi)
 {
 	int64_t b1 = b0 + len;
 	x->n_pieces = 0;
 	for (size_t j = 0; j < *n_live;) {
 		size_t w = x->live[j];
 		const att_wave_inst *end = g->waves[w].insts + g->waves[w].n_insts;
-		const att_wave_inst *in = x->pos[w], *seen = x->seen[w];
+		const att_wave_inst *in = x->pos[w];
 		for (; in < end && in->time < b1; in++) {
-			if (in >= seen && !record_first_seen(a, x, s, in, &x->prev_last[w])) {
-				x->seen[w] = in;
-				return -1;
-			}
 			int64_t st = in->stall > 0 ? in->stall : 0, i0, i1;
 			if (st > 0 && clip(in->time, in->time + st, b0, len, &i0, &i1)) {
 				x->delta[i0] += EXPOSED_STALL_ONE;
@@ -334,7 +259,6 @@ static int block_intervals(exposed_acc *a, struct exposed_scratch *x, sweep_sums
 				x->delta[i1]--;
 			}
 		}
-		x->seen[w] = in > seen ? in : seen;
 		const att_wave_inst *done = first_undone(x->pos[w], in, b1);
 		while (done < end && done->stall <= 0 && done->duration <= 0)
 			done++; /* no events: no block need start at it */
@@ -344,71 +268,45 @@ static int block_intervals(exposed_acc *a, struct exposed_scratch *x, sweep_sums
 		else
 			j++;
 	}
-	return 0;
 }
 
 /* Classifies the block's cycles (exposed_cycles) and gives its stall pieces their shares: phi
- * at the end minus phi at the start. */
-static void block_sums(exposed_acc *a, struct exposed_scratch *x, int64_t len, sweep_sums *s)
+ * at the end minus phi at the start. Returns the block's issue and exposed cycles. */
+static void block_sums(exposed_acc *a, struct exposed_scratch *x, int64_t len, int64_t *issue,
+		       int64_t *exposed)
 {
 	uint64_t sum = exposed_cycles(x->delta, x->phi, len, 1);
-	s->issue += (int64_t)(sum / EXPOSED_CYCLE_ISSUE);
-	s->exposed +=
+	*issue += (int64_t)(sum / EXPOSED_CYCLE_ISSUE);
+	*exposed +=
 	    (int64_t)(sum / EXPOSED_CYCLE_EXPOSED % (EXPOSED_CYCLE_ISSUE / EXPOSED_CYCLE_EXPOSED));
 	const uint32_t *phi = x->phi;
 	for (size_t k = 0; k < x->n_pieces; k++) {
 		const struct exposed_piece *p = &x->pieces[k];
 		exposed_fx share = phi[p->i1] - phi[p->i0];
 		if (p->inst < 0)
-			s->unknown_exposed += share;
-		else if (share)
-			stage_of(x, p->inst)->exposed += share;
+			a->unknown_exposed += share;
+		else
+			a->line_exposed[p->inst] += share;
 	}
-	(void)a;
 }
 
-/* The records the sweep did not reach (past hi): checked and summed like the others. */
-static int sweep_rest(exposed_acc *a, struct exposed_scratch *x, sweep_sums *s, const wave_group *g)
-{
-	for (size_t w = 0; w < g->n; w++) {
-		const att_wave_inst *in = x->seen[w],
-				    *end = g->waves[w].insts + g->waves[w].n_insts;
-		for (; in < end; in++)
-			if (!record_first_seen(a, x, s, in, &x->prev_last[w])) {
-				x->seen[w] = in;
-				return -1;
-			}
-		x->seen[w] = end;
-	}
-	return 0;
-}
-
-/* The block sweep of a group (the file's head comment); order holds its n waves with events by
- * first record. Returns 0 with the group added, or -1 with nothing added (a record out of
- * order: the group takes the event merge). */
-static int group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_t hi, size_t n)
+/* The block sweep of a group whose waves are in order (the file's head comment); order holds
+ * its n waves with events by first record. */
+static void group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_t hi, size_t n)
 {
 	struct exposed_scratch *x = a->scratch;
 	size_t next = 0, n_live = 0;
-	sweep_sums s;
-	memset(&s, 0, sizeof s);
-	x->n_touched = 0;
-	for (size_t w = 0; w < g->n; w++) {
-		x->pos[w] = x->seen[w] = g->waves[w].insts;
-		x->prev_last[w] = INT64_MIN;
-	}
+	int64_t issue = 0, exposed = 0;
+	for (size_t w = 0; w < g->n; w++)
+		x->pos[w] = g->waves[w].insts;
 	int64_t b0 = n ? x->first[x->order[0]] : hi;
 	b0 = b0 > lo ? b0 : lo;
-	int rc = 0;
 	while (b0 < hi) {
 		int64_t len = hi - b0 > EXPOSED_BLOCK ? EXPOSED_BLOCK : hi - b0, b1 = b0 + len;
 		while (next < n && x->first[x->order[next]] < b1)
 			x->live[n_live++] = x->order[next++];
-		if ((rc = block_intervals(a, x, &s, g, &n_live, b0, len, hi)) != 0) {
-			memset(x->delta, 0, (size_t)(len + 1) * sizeof *x->delta);
-			break;
-		}
-		block_sums(a, x, len, &s);
+		block_intervals(a, x, g, &n_live, b0, len, hi);
+		block_sums(a, x, len, &issue, &exposed);
 		/* the next block starts where the next record does, or right here */
 		int64_t nb = next < n ? x->first[x->order[next]] : INT64_MAX;
 		for (size_t j = 0; j < n_live; j++)
@@ -417,25 +315,9 @@ static int group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_t
 			break;
 		b0 = nb > b1 ? nb : b1;
 	}
-	if (!rc)
-		rc = sweep_rest(a, x, &s, g);
-	for (size_t k = 0; k < x->n_touched; k++) { /* added if in order, cleared anyway */
-		uint32_t i = x->touched[k];
-		if (!rc) {
-			a->line_exposed[i] += x->stage[i].exposed;
-			a->line_stall[i] += x->stage[i].stall;
-		}
-		x->stage[i] = (struct exposed_stage){0, 0};
-		x->marked[i] = 0;
-	}
-	if (rc)
-		return -1;
-	a->issue += s.issue;
-	a->exposed += s.exposed;
-	a->empty += trace_sub(hi, lo) - s.issue - s.exposed;
-	a->unknown_exposed += s.unknown_exposed;
-	a->unknown_stall += s.unknown_stall;
-	return 0;
+	a->issue += issue;
+	a->exposed += exposed;
+	a->empty += trace_sub(hi, lo) - issue - exposed;
 }
 
 /* At most the cycles the block sweep would walk: those of [lo, hi) that the waves' spans
@@ -453,7 +335,24 @@ static uint64_t swept_cycles(const struct exposed_scratch *x, size_t n, int64_t 
 	return sum < window ? sum : window;
 }
 
-void exposed_group(exposed_acc *a, const wave_group *g)
+/* Takes g's records' stall, which exposed_wave added, back out of the sums (exact: the sums are
+ * unsigned, so adding and subtracting the same values gives the bytes before). */
+static void unsum_stall(exposed_acc *a, const wave_group *g)
+{
+	for (size_t w = 0; w < g->n; w++)
+		for (size_t k = 0; k < g->waves[w].n_insts; k++) {
+			const att_wave_inst *in = &g->waves[w].insts[k];
+			if (in->stall <= 0)
+				continue;
+			long i = exposed_inst_of(a, in);
+			if (i >= 0)
+				a->line_stall[i] -= (uint64_t)in->stall;
+			else
+				a->unknown_stall -= (uint64_t)in->stall;
+		}
+}
+
+void exposed_group_facts(exposed_acc *a, const wave_group *g, const exposed_wave_facts *f)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	size_t records = 0;
@@ -462,35 +361,47 @@ void exposed_group(exposed_acc *a, const wave_group *g)
 		hi = g->waves[w].end > hi ? g->waves[w].end : hi;
 		records += g->waves[w].n_insts;
 	}
-	if (!g->n || hi <= lo)
+	if (!g->n || hi <= lo) {
+		unsum_stall(a, g); /* no window: the SIMD adds nothing */
 		return;
+	}
 	struct exposed_scratch *x = scratch_for(a, g->n);
 	size_t n = 0;
-	int spans = 1;
+	int in_order = 1;
 	for (size_t w = 0; w < g->n; w++) {
-		int k = wave_span(&g->waves[w], &x->first[w], &x->ends[n]);
-		spans &= k >= 0;
-		if (k > 0)
+		x->in_order[w] = f[w].in_order;
+		in_order &= f[w].in_order;
+		x->first[w] = f[w].first;
+		if (f[w].events) {
+			x->ends[n] = f[w].end;
 			x->order[n++] = w;
+		}
 	}
 	/* The sweep costs about 8 instructions a cycle and 70 a record, the merge about 450 a
 	 * record (callgrind, corpus moe_gemm): a window with few records in many cycles (long
 	 * stalls; the corpus has 4 to 44 cycles a record) takes the merge, whose cost does not
-	 * grow with the cycles. The spans are right when the waves are in order, which the sweep
-	 * checks: if they are not, it adds nothing and the group takes the merge. */
-	int sparse = spans && swept_cycles(x, n, lo, hi) / EXPOSED_CYCLES_PER_RECORD > records + 1;
-	qsort_r(x->order, n, sizeof *x->order, order_cmp, x->first);
-	if (!spans || sparse || max_overlap(x->order, x->first, x->ends, n) > EXPOSED_MAX_STALLED ||
-	    group_blocks(a, g, lo, hi, n) != 0) {
-		for (size_t w = 0; w < g->n; w++) {
-			int64_t first, end;
-			wave_check(&g->waves[w], &x->in_order[w], &first, &end);
-			stall_sums(a, g->waves[w].insts, g->waves[w].insts + g->waves[w].n_insts);
-		}
-		exposed_events_group(a, g, lo, hi);
+	 * grow with the cycles. Waves out of order (malformed files) take the merge too. */
+	int sparse =
+	    in_order && swept_cycles(x, n, lo, hi) / EXPOSED_CYCLES_PER_RECORD > records + 1;
+	if (in_order && !sparse) {
+		qsort_r(x->order, n, sizeof *x->order, order_cmp, x->first);
+		if (max_overlap(x->order, x->first, x->ends, n) > EXPOSED_MAX_STALLED)
+			in_order = 0;
 	}
+	if (in_order && !sparse)
+		group_blocks(a, g, lo, hi, n);
+	else
+		exposed_events_group(a, g, lo, hi);
 	a->window = trace_add(a->window, trace_sub(hi, lo));
 	a->simds++;
+}
+
+void exposed_group(exposed_acc *a, const wave_group *g)
+{
+	struct exposed_scratch *x = scratch_for(a, g->n);
+	for (size_t w = 0; w < g->n; w++)
+		exposed_wave(a, &g->waves[w], &x->facts[w]);
+	exposed_group_facts(a, g, x->facts);
 }
 
 void exposed_merge(exposed_acc *dst, const exposed_acc *src)

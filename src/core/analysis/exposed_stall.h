@@ -55,11 +55,25 @@ typedef struct exposed_acc {
 
 void exposed_init(exposed_acc *a, const trace_dispatch *d);
 void exposed_release(exposed_acc *a);
-/* Adds one SIMD's waves (each share under its record's line, or unknown). Its buffers are the
- * accumulator's: separate accumulators may be filled from separate threads. Cost: one pass over the
- * records, then either a sweep of the cycles the waves cover in blocks of 4,096 (a few instructions
- * a cycle) or, for malformed groups (records out of order, more than 16 waves at once) and windows
- * of more than 64 cycles a record, a merge of the waves' events. */
+/* What exposed_group_facts needs of one wave, worked out by exposed_wave. */
+typedef struct exposed_wave_facts {
+	int64_t first, end; /* its first record's time and its last event's (if events) */
+	uint8_t events;	    /* some record has a stall or an issue */
+	uint8_t in_order;   /* every record starts no earlier than the previous ones' last event,
+			       and no event is past INT64_MAX */
+} exposed_wave_facts;
+
+/* One wave, in a pass that reads it before its group is complete (wave_pass.h on_wave), while
+ * its records are in cache: sums its records' stall into a and fills f. */
+void exposed_wave(exposed_acc *a, const att_wave *w, exposed_wave_facts *f);
+/* Adds one SIMD's cycles and exposed shares (each share under its record's line, or unknown);
+ * f[k] is what exposed_wave gave for g->waves[k], whose stall is summed already. Its buffers
+ * are the accumulator's: separate accumulators may be filled from separate threads. Cost: a
+ * sweep of the cycles the waves cover in blocks of 4,096 (a few instructions a cycle) or, for
+ * malformed groups (records out of order, more than 16 waves at once) and windows of more than
+ * 64 cycles a record, a merge of the waves' events. */
+void exposed_group_facts(exposed_acc *a, const wave_group *g, const exposed_wave_facts *f);
+/* Both: exposed_wave for each of g's waves, then exposed_group_facts. */
 void exposed_group(exposed_acc *a, const wave_group *g);
 /* Adds src's sums into dst; both initialised for the same dispatch. Groups added to several
  * accumulators then merged give exactly what adding them all to one gives, in any order. */

@@ -79,6 +79,10 @@ typedef struct worker_part {
 	const wave_report *r;
 	wave_facts_acc wf;
 	exposed_acc ex;
+	/* exposed_wave's facts of the current group's waves, by pos (wave_pass.h), and gathered
+	 * in a group's order for exposed_group_facts */
+	exposed_wave_facts *facts, *gathered;
+	size_t cap_facts, cap_gathered;
 	wave_timeline tl;
 } worker_part;
 
@@ -238,10 +242,14 @@ static void *on_begin(void *ctx)
 	return p;
 }
 
-static void on_wave(void *wk, const char *name, size_t rank, const att_wave *w)
+/* Exposed stall's part of a wave is taken here, while its records are in cache (just parsed and
+ * folded): its summed stall and the facts the group needs (exposed_wave). */
+static void on_wave(void *wk, const char *name, size_t rank, size_t pos, const att_wave *w)
 {
 	worker_part *p = wk;
 	facts_wave(p, w);
+	p->facts = xgrow(p->facts, &p->cap_facts, pos + 1, sizeof *p->facts);
+	exposed_wave(&p->ex, w, &p->facts[pos]);
 	if (p->r->tl)
 		wave_timeline_add(&p->tl, name, rank, w);
 }
@@ -249,7 +257,10 @@ static void on_wave(void *wk, const char *name, size_t rank, const att_wave *w)
 static void on_group(void *wk, const wave_group *g)
 {
 	worker_part *p = wk;
-	exposed_group(&p->ex, g);
+	p->gathered = xgrow(p->gathered, &p->cap_gathered, g->n, sizeof *p->gathered);
+	for (size_t k = 0; k < g->n; k++)
+		p->gathered[k] = p->facts[g->pos[k]];
+	exposed_group_facts(&p->ex, g, p->gathered);
 }
 
 static void on_end(void *ctx, void *wk, int ok)
@@ -268,6 +279,8 @@ static void on_end(void *ctx, void *wk, int ok)
 	}
 	facts_release(&p->wf);
 	exposed_release(&p->ex);
+	free(p->facts);
+	free(p->gathered);
 	free(p);
 }
 
