@@ -228,3 +228,63 @@ TEST(att_select_honours_capture_json)
 	free(d7);
 	free(dir);
 }
+
+/* Two parses of one code.json: the same instructions, fields and directory. */
+static void check_same_code(const trace_dispatch *a, const trace_dispatch *b)
+{
+	CHECK(a->n_insts > 0);
+	CHECK_INT(a->n_insts, b->n_insts);
+	CHECK_STR(a->dir ? a->dir : "", b->dir ? b->dir : "");
+	CHECK_STR(a->kernel ? a->kernel : "", b->kernel ? b->kernel : "");
+	for (size_t i = 0; i < a->n_insts && i < b->n_insts; i++) {
+		const trace_inst *x = &a->insts[i], *y = &b->insts[i];
+		if (x->code_line != y->code_line || x->hits != y->hits || x->vaddr != y->vaddr ||
+		    x->is_label != y->is_label || strcmp(x->isa, y->isa) != 0 ||
+		    strcmp(x->source, y->source) != 0) {
+			t_fail(__FILE__, __LINE__, "instruction %zu differs", i);
+			return;
+		}
+	}
+}
+
+/* dispatch_select_read gives the chosen dispatch's code.json as att_code_read does: taken over
+ * from the selection for a dispatch directory (one candidate), read again for a capture of
+ * several; a failed selection leaves it empty. */
+TEST(att_select_read_gives_the_chosen_code)
+{
+	const char *src = small_dispatch();
+	if (!src)
+		SKIP("FLYPROF_CORPUS not set");
+	char *cap = path_join(t_tmpdir(), "cap_read");
+	char *d3 = path_join(cap, "att/big/ui_output_agent_1_dispatch_3");
+	char *d7 = path_join(cap, "att/big/ui_output_agent_1_dispatch_7");
+	copy_dir(src, d3);
+	copy_dir(src, d7);
+	const char *roots[] = {src, cap};
+	for (int r = 0; r < 2; r++) {
+		bundle b;
+		fp_err e = FP_ERR_INIT;
+		CHECK_INT(bundle_open(&b, roots[r], &e), 0);
+		dispatch_choice c;
+		trace_dispatch got, want;
+		trace_dispatch_init(&got);
+		trace_dispatch_init(&want);
+		CHECK_INT(dispatch_select_read(&b, NULL, NULL, &c, &got, &e), 0);
+		CHECK_INT(att_code_read(c.dir, &want, &e), 0);
+		check_same_code(&got, &want);
+		dispatch_choice_release(&c);
+		trace_dispatch_release(&got);
+		trace_dispatch_release(&want);
+		if (r == 1) {
+			CHECK_INT(dispatch_select_read(&b, "big", "99", &c, &got, &e), -1);
+			CHECK_INT(e.code, ERR_DISPATCH_OUT_OF_RANGE);
+			CHECK_INT(got.n_insts, 0);
+			fp_err_clear(&e);
+			trace_dispatch_release(&got);
+		}
+		bundle_close(&b);
+	}
+	free(d3);
+	free(d7);
+	free(cap);
+}

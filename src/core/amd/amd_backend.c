@@ -18,9 +18,8 @@ static int amd_detect(const bundle *b)
 static int amd_open(const bundle *b, const char *tag, const char *dispatch, backend_dispatch *out,
 		    fp_err *e)
 {
-	if (dispatch_select(b, tag, dispatch, &out->choice, e))
-		return -1;
-	return att_code_read(out->choice.dir, &out->trace, e);
+	/* code.json read once: the selection reads it to count hits */
+	return dispatch_select_read(b, tag, dispatch, &out->choice, &out->trace, e);
 }
 
 static int amd_open_sibling(const backend_dispatch *like, const char *dir, backend_dispatch *out,

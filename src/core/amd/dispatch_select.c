@@ -75,7 +75,8 @@ static int64_t count_waves(const char *dir)
 	return (int64_t)file_dir_count(dir, is_wave_name, NULL);
 }
 
-static int measure(cand *c, fp_err *e)
+/* keep (or NULL): where the code.json read to count the hits is moved, instead of freed. */
+static int measure(cand *c, trace_dispatch *keep, fp_err *e)
 {
 	c->waves = count_waves(c->dir);
 	trace_dispatch d;
@@ -84,6 +85,11 @@ static int measure(cand *c, fp_err *e)
 	for (size_t i = 0; rc == 0 && i < d.n_insts; i++)
 		if (!d.insts[i].is_label && d.insts[i].hits > 0)
 			c->hits = trace_add(c->hits, d.insts[i].hits);
+	if (rc == 0 && keep) {
+		trace_dispatch_release(keep);
+		*keep = d;
+		trace_dispatch_init(&d);
+	}
 	trace_dispatch_release(&d);
 	return rc;
 }
@@ -306,20 +312,23 @@ static int fill_choice(const cand *c, const char *tag, strbuf *why, const cand_l
 	return 0;
 }
 
-int dispatch_select(const bundle *b, const char *tag, const char *dispatch, dispatch_choice *out,
-		    fp_err *e)
+int dispatch_select_read(const bundle *b, const char *tag, const char *dispatch,
+			 dispatch_choice *out, trace_dispatch *code, fp_err *e)
 {
 	memset(out, 0, sizeof *out);
 	if (!tag)
 		tag = "big";
 	cand_list l = {NULL, 0, 0};
 	strbuf why = STRBUF_INIT;
-	int rc = -1;
+	trace_dispatch measured; /* the only candidate's code.json, when code wants it */
+	trace_dispatch_init(&measured);
+	int rc = -1, have = 0;
 	if (collect(b, tag, &l, e))
 		goto done;
 	for (size_t i = 0; i < l.n; i++)
-		if (measure(&l.v[i], e))
+		if (measure(&l.v[i], code && l.n == 1 ? &measured : NULL, e))
 			goto done;
+	have = code && l.n == 1;
 	long k = pick(b, tag, dispatch, &l, &why, e);
 	if (k < 0 && !e->set) {
 		fp_fail(e, ERR_EMPTY_ATT, "%s: %s empty (no wave file or no executed instruction)",
@@ -331,8 +340,22 @@ int dispatch_select(const bundle *b, const char *tag, const char *dispatch, disp
 	if (k < 0)
 		goto done;
 	rc = fill_choice(&l.v[k], b->kind == BUNDLE_DISPATCH ? NULL : tag, &why, &l, out);
+	if (rc == 0 && code && have) {
+		trace_dispatch_release(code);
+		*code = measured;
+		trace_dispatch_init(&measured);
+	} else if (rc == 0 && code) {
+		rc = att_code_read(out->dir, code, e);
+	}
 done:
+	trace_dispatch_release(&measured);
 	sb_release(&why);
 	cand_list_release(&l);
 	return rc;
+}
+
+int dispatch_select(const bundle *b, const char *tag, const char *dispatch, dispatch_choice *out,
+		    fp_err *e)
+{
+	return dispatch_select_read(b, tag, dispatch, out, NULL, e);
 }

@@ -20,11 +20,18 @@
 #include "base/json/jv.h"
 #include "core/bundle/bundle.h"
 #include "core/bundle/choice.h"
+#include "model/trace.h"
 
 /* Chooses the dispatch of bundle b for `tag` (NULL = "big") and `dispatch` (NULL = automatic).
  * Fills *out (owned by the caller: dispatch_choice_release). Returns 0 or -1 with e set. */
 int dispatch_select(const bundle *b, const char *tag, const char *dispatch, dispatch_choice *out,
 		    fp_err *e);
+/* The same, and the chosen dispatch's code.json parsed into *code (initialized by the caller;
+ * the caller releases it, also on failure), as att_code_read(out->dir, code, e) gives it: taken
+ * over from the selection, which reads every candidate's code.json to count its hits, when
+ * there was only one candidate (a dispatch directory), else read again. */
+int dispatch_select_read(const bundle *b, const char *tag, const char *dispatch,
+			 dispatch_choice *out, trace_dispatch *code, fp_err *e);
 
 /* 1 if name looks like a wave file (se<N>_sm<N>_sl<N>_wv<N>.json). */
 int dispatch_is_wave_file(const char *name);
