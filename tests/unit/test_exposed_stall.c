@@ -211,6 +211,55 @@ TEST(exposed_stall_empty_window_adds_no_stall)
 	free(dir);
 }
 
+/* The pass keeps a group's records in 16 bytes (exposed_wave): a wave with a value past 32 bits
+ * (a stall of 2^32 cycles) is kept as it is and gives the exact figures, beside a compact wave
+ * of the same SIMD far from time 0. Window 2^40 .. 2^40 + 2^33: wave A stalls 2^32 on vmcnt,
+ * then issues 10 cycles; wave B (compact) issues 0..4 and stalls 4..24 on a barrier. */
+TEST(exposed_stall_values_past_32_bits)
+{
+	char *dir = path_join(t_tmpdir(), "wide");
+	fp_err me = FP_ERR_INIT;
+	CHECK_INT(file_mkdirs(dir, &me), 0);
+	trace_dispatch d;
+	trace_dispatch_init(&d);
+	add(&d, 2, "s_waitcnt vmcnt(0)", TAX_VMEM_WAIT);
+	add(&d, 3, "v_add_f32_e32 v1, v2, v3", TAX_VALU);
+	add(&d, 4, "s_barrier", TAX_BARRIER);
+	const long long b = 1ll << 40, g = 1ll << 32;
+	char a_in[128], b_in[128];
+	snprintf(a_in, sizeof a_in, "[%lld,9,%lld,%lld,2]", b, g, g + 10);
+	snprintf(b_in, sizeof b_in, "[%lld,6,0,4,3],[%lld,9,20,20,4]", b, b + 4);
+	static const char *const names[] = {"se0_sm0_sl0_wv0.json", "se0_sm0_sl1_wv0.json"};
+	const char *insts[] = {a_in, b_in};
+	const long long end[] = {b + 2 * g, b + 100};
+	for (int i = 0; i < 2; i++) {
+		char *p = path_join(dir, names[i]);
+		FILE *f = fopen(p, "w");
+		fprintf(f,
+			"{\"name\":\"SE0\",\"duration\":100,\"wave\":{\"cu\":1,\"id\":0,"
+			"\"simd\":0,\"slot\":0,\"begin\":%lld,\"end\":%lld,\"instructions\":[%s],"
+			"\"timeline\":[[2,10]],\"waitcnt\":[]}}",
+			b, end[i], insts[i]);
+		fclose(f);
+		free(p);
+	}
+	jv *ex = NULL;
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(wave_facts_and_exposed(dir, &d, 1, NULL, &ex, NULL, &e), 0);
+	/* issue: B 0..4, A 2^32..2^32+10; exposed: A alone 0..4 and 24..2^32, both 4..24 */
+	CHECK_INT(jv_i64(jv_get(ex, "window_cycles")), 2 * g);
+	CHECK_INT(jv_i64(jv_get(ex, "issue_cycles")), 14);
+	CHECK_NEAR(jv_num(jv_get(ex, "exposed_cycles")), (double)(g - 4), 1e-9);
+	CHECK_INT(jv_i64(jv_get(ex, "empty_cycles")), g - 10);
+	CHECK_NEAR(jv_num(jv_get(cls(ex, "vmem_wait"), "stall")), (double)g, 1e-9);
+	CHECK_NEAR(jv_num(jv_get(cls(ex, "vmem_wait"), "exposed")), (double)(g - 4 - 10), 1e-6);
+	CHECK_NEAR(jv_num(jv_get(cls(ex, "barrier"), "exposed")), 10, 1e-9);
+	jv_free(ex);
+	fp_err_clear(&e);
+	trace_dispatch_release(&d);
+	free(dir);
+}
+
 TEST(wave_facts_idle_waves)
 {
 	const char *dir = t_tmpdir();

@@ -290,16 +290,20 @@ static void hand_group(worker *k, int64_t se, int64_t simd, size_t n)
 /* Keeps the wave just parsed into k->w in slot s: its records and place move over (arrays
  * swapped, nothing copied: k->w parses the next file into the slot's old records array); its
  * timeline and waitcnt pairs stay in k->w, so a group holds only the records the group hook
- * reads. */
+ * reads; none when it reads places only (wave_pass_hooks.places_only). */
 static void keep_in_slot(worker *k, att_wave *s)
 {
+	s->begin = k->w.begin, s->end = k->w.end, s->cu = k->w.cu;
+	s->id = k->w.id, s->simd = k->w.simd, s->slot = k->w.slot;
+	if (k->sh->hooks->places_only) {
+		s->n_insts = 0;
+		return;
+	}
 	att_wave_inst *insts = s->insts;
 	size_t cap = s->cap_insts;
 	s->insts = k->w.insts;
 	s->cap_insts = k->w.cap_insts;
 	s->n_insts = k->w.n_insts;
-	s->begin = k->w.begin, s->end = k->w.end, s->cu = k->w.cu;
-	s->id = k->w.id, s->simd = k->w.simd, s->slot = k->w.slot;
 	k->w.insts = insts;
 	k->w.cap_insts = cap;
 	k->w.n_insts = 0;

@@ -19,10 +19,10 @@
 #include <stdint.h>
 
 /* The waves of one SIMD (one SE, one CU, one SIMD index), in file name order: their place
- * (begin, end, cu, id, simd, slot) and records; their timeline and waitcnt pairs are not kept
- * (on_wave has them). pos[k] is waves[k]'s `pos` as on_wave had it, so that what a hook
- * worked out of a wave while its records were hot can be found again (NULL in a group not
- * made by the pass). */
+ * (begin, end, cu, id, simd, slot) and records (none with places_only); their timeline and
+ * waitcnt pairs are not kept (on_wave has them). pos[k] is waves[k]'s `pos` as on_wave had it, so
+ * that what a hook worked out of a wave while its records were hot can be found again (NULL in a
+ * group not made by the pass). */
 typedef struct wave_group {
 	int64_t se, cu, simd;
 	const att_wave *waves;
@@ -42,6 +42,10 @@ typedef struct wave_pass_hooks {
 	void (*on_group)(void *wk, const wave_group *g);
 	/* After the pass: merge wk into ctx when ok, and free it either way. */
 	void (*worker_end)(void *ctx, void *wk, int ok);
+	/* on_group reads the waves' places only (what it needs of their records on_wave kept):
+	 * the pass keeps no records (n_insts is 0), so its memory does not grow with a group's
+	 * records. */
+	int places_only;
 } wave_pass_hooks;
 
 #endif

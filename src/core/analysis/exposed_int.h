@@ -27,17 +27,36 @@
  * (0 for k = 0). */
 extern const uint32_t exposed_units_per_share[EXPOSED_MAX_STALLED + 1];
 
+/* A record as exposed_wave keeps it for its group, 16 bytes instead of 40 (att_wave_inst): time
+ * relative to its wave's begin, stall, duration and line as they were (each fits 32 bits: else
+ * the wave keeps its records as they are). */
+struct exposed_rec {
+	int32_t t, st, dur, line;
+};
+
 /* Buffers of exposed_group, kept in the accumulator across groups (grown, never shrunk). */
 struct exposed_scratch {
 	/* per wave of the group */
 	size_t cap_w;
-	uint8_t *in_order;	   /* the wave's records are in time order */
-	int64_t *first;		   /* its first record's time */
-	int64_t *ends;		   /* its last event's time (sorted for the overlap count) */
-	size_t *order;		   /* waves with events, by (first, index) */
-	const att_wave_inst **pos; /* block sweep: its first record not yet done */
-	size_t *live;		   /* block sweep: waves begun and not done */
-	exposed_wave_facts *facts; /* exposed_group's, per wave */
+	uint8_t *in_order;		/* the wave's records are in time order */
+	int64_t *first;			/* its first record's time */
+	int64_t *ends;			/* its last event's time (sorted for the overlap count) */
+	size_t *order;			/* waves with events, by (first, index) */
+	const struct exposed_rec **pos; /* block sweep: its first record not yet done */
+	size_t *live;			/* block sweep: waves begun and not done */
+	exposed_wave_facts *facts;	/* exposed_group's, per wave */
+	const exposed_wave_facts *cur;	/* exposed_group_facts': the group's */
+	/* the records exposed_wave kept since exposed_store_reset: compact, or as they were when
+	 * a value does not fit (x->full) */
+	struct exposed_rec *recs;
+	size_t n_recs, cap_recs;
+	att_wave_inst *full;
+	size_t n_full, cap_full;
+	/* the event merge's view of a group: its waves, their compact records expanded */
+	att_wave_inst *expand;
+	size_t cap_expand;
+	att_wave *views;
+	size_t cap_views;
 	struct exposed_events_scratch *ev; /* exposed_events.c's own */
 	/* block sweep: per-cycle changes and the running share, one block long */
 	uint32_t *delta;

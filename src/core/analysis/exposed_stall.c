@@ -11,10 +11,12 @@
  * phi at its start. Every buffer is one block long and reused, so the sweep neither faults
  * pages nor misses cache as the global event sort did. Each wave's order, span and summed stall
  * are taken by exposed_wave, which the pass (wave_facts.c) calls as soon as it has parsed the
- * wave, while its records are in cache: the sweep, which comes once the group's last wave is
- * parsed, then reads each record once. Groups with a wave out of order (malformed files), and
- * windows of many cycles a record, take the event merge of exposed_events.c, which gives the
- * same figures where both apply. */
+ * wave, while its records are in cache; it also keeps them for the group in 16 bytes a record
+ * (struct exposed_rec: the pass itself keeps none, so report's memory grows with a SIMD's
+ * records by 16 bytes each, not 40), and the sweep, which comes once the group's last wave is
+ * parsed, reads each kept record once. Groups with a wave out of order (malformed files) or
+ * with values past 32 bits (kept as they are), and windows of many cycles a record, take the
+ * event merge of exposed_events.c, which gives the same figures where both apply. */
 #include "core/analysis/exposed_int.h"
 
 #include "base/xalloc.h"
@@ -62,6 +64,10 @@ void exposed_release(exposed_acc *a)
 		free(x->pos);
 		free(x->live);
 		free(x->facts);
+		free(x->recs);
+		free(x->full);
+		free(x->expand);
+		free(x->views);
 		free(x->delta);
 		free(x->pieces);
 		free(x->phi);
@@ -105,44 +111,45 @@ static struct exposed_scratch *scratch_for(exposed_acc *a, size_t n)
 	return x;
 }
 
-/* The time of a record's last event; 0 when it makes none (no stall, no issue). */
-static inline int record_last(const att_wave_inst *in, int64_t *last)
+void exposed_store_reset(exposed_acc *a)
 {
-	int64_t st = in->stall > 0 ? in->stall : 0;
-	if (in->duration > st)
-		*last = trace_add(in->time, in->duration);
-	else if (st > 0)
-		*last = trace_add(in->time, st);
-	else
-		return 0;
-	return 1;
+	struct exposed_scratch *x = scratch_for(a, 0);
+	x->n_recs = x->n_full = 0;
 }
 
-/* One pass of few, unbranched operations a record, run while the pass has just parsed them: the
- * order check the block sweep relies on and the records' summed stall (which does not depend on
- * the way the group is swept: every stalled record's stall is added once). */
+/* One pass of few operations a record, run while the pass has just parsed them: the order check
+ * the block sweep relies on, the records' summed stall (which does not depend on the way the
+ * group is swept: every stalled record's stall is added once), and the records kept for the
+ * group, compact (struct exposed_rec) when every value fits 32 bits, else as they are
+ * (x->full). */
 void exposed_wave(exposed_acc *a, const att_wave *w, exposed_wave_facts *f)
 {
-	const att_wave_inst *in = w->insts, *stop = in + w->n_insts;
-	int64_t prev = INT64_MIN;
-	f->events = 0;
-	f->in_order = 1;
-	f->first = f->end = 0;
-	for (; in < stop; in++) {
-		if (in->stall > 0 || in->duration > 0)
-			break;
-	}
-	if (in == stop)
-		return;
-	f->events = 1;
-	f->first = in->time;
-	int ok = 1;
+	struct exposed_scratch *x = scratch_for(a, 0);
+	size_t n = w->n_insts;
+	/* one more than needed: never a null array, even for a group of waves without records */
+	x->recs = xgrow(x->recs, &x->cap_recs, x->n_recs + n + 1, sizeof *x->recs);
+	struct exposed_rec *r = x->recs + x->n_recs;
+	/* v fits 32 bits when v + 2^31 (unsigned) is below 2^32. The time is kept as time - begin
+	 * modulo 2^64 and read back as begin + that, modulo 2^64 (trace_add): the same time
+	 * whatever the difference was, so only the kept value need fit. */
+	const uint64_t half = (uint64_t)1 << 31, begin = (uint64_t)w->begin;
+	uint64_t over = 0;
+	int64_t prev = INT64_MIN, first = 0;
+	int ok = 1, events = 0;
 	exposed_fx unknown = 0;
-	for (; in < stop; in++) {
+	for (size_t k = 0; k < n; k++) {
+		const att_wave_inst *in = &w->insts[k];
+		uint64_t rel = (uint64_t)in->time - begin;
+		over |= (rel + half) | ((uint64_t)in->stall + half) |
+			((uint64_t)in->duration + half) | ((uint64_t)in->line + half);
+		r[k] = (struct exposed_rec){(int32_t)rel, (int32_t)in->stall, (int32_t)in->duration,
+					    (int32_t)in->line};
 		/* the record's events span [time, time + ext); none when ext <= 0 */
 		int64_t st = in->stall > 0 ? in->stall : 0;
 		int64_t ext = in->duration > st ? in->duration : st, last;
 		if (ext > 0) {
+			if (!events)
+				events = 1, first = in->time;
 			/* a time past INT64_MAX (a hostile file) takes the event merge, so that the
 			 * sweep's intervals of one wave never overlap (EXPOSED_STALL_ONE). While
 			 * the wave is in order, last >= time >= prev: prev is the latest event so
@@ -159,8 +166,22 @@ void exposed_wave(exposed_acc *a, const att_wave *w, exposed_wave_facts *f)
 		}
 	}
 	a->unknown_stall += unknown;
+	f->events = (uint8_t)events;
 	f->in_order = (uint8_t)ok;
-	f->end = prev;
+	f->first = first;
+	f->end = events ? prev : 0;
+	f->n = n;
+	f->compact = over >> 32 == 0;
+	if (f->compact) {
+		f->at = x->n_recs;
+		x->n_recs += n;
+		return;
+	}
+	x->full = xgrow(x->full, &x->cap_full, x->n_full + n + 1, sizeof *x->full);
+	if (n)
+		memcpy(x->full + x->n_full, w->insts, n * sizeof *x->full);
+	f->at = x->n_full;
+	x->n_full += n;
 }
 
 /* The most cycles a record the block sweep takes a group with (exposed_group): about where the
@@ -222,13 +243,15 @@ static struct exposed_piece *piece_push(struct exposed_scratch *x)
 
 /* The first of records [from, to) of a wave in order not done by b1: the last one with events,
  * if its last event is past b1 (records before it end before it starts). */
-static const att_wave_inst *first_undone(const att_wave_inst *from, const att_wave_inst *to,
-					 int64_t b1)
+static const struct exposed_rec *
+first_undone(const struct exposed_rec *from, const struct exposed_rec *to, int64_t base, int64_t b1)
 {
-	int64_t last;
-	for (const att_wave_inst *in = to; in > from; in--)
-		if (record_last(in - 1, &last))
-			return last > b1 ? in - 1 : to;
+	for (const struct exposed_rec *in = to; in > from; in--) {
+		int64_t st = in[-1].st > 0 ? in[-1].st : 0;
+		int64_t ext = in[-1].dur > st ? in[-1].dur : st;
+		if (ext > 0)
+			return trace_add(base, in[-1].t) + ext > b1 ? in - 1 : to;
+	}
 	return to;
 }
 
@@ -243,27 +266,29 @@ static void block_intervals(exposed_acc *a, struct exposed_scratch *x, const wav
 	x->n_pieces = 0;
 	for (size_t j = 0; j < *n_live;) {
 		size_t w = x->live[j];
-		const att_wave_inst *end = g->waves[w].insts + g->waves[w].n_insts;
-		const att_wave_inst *in = x->pos[w];
-		for (; in < end && in->time < b1; in++) {
-			int64_t st = in->stall > 0 ? in->stall : 0, i0, i1;
-			if (st > 0 && clip(in->time, in->time + st, b0, len, &i0, &i1)) {
+		const int64_t base = g->waves[w].begin;
+		const struct exposed_rec *end = x->recs + x->cur[w].at + x->cur[w].n;
+		const struct exposed_rec *in = x->pos[w];
+		for (; in < end && trace_add(base, in->t) < b1; in++) {
+			int64_t time = trace_add(base, in->t), st = in->st > 0 ? in->st : 0, i0, i1;
+			if (st > 0 && clip(time, time + st, b0, len, &i0, &i1)) {
 				x->delta[i0] += EXPOSED_STALL_ONE;
 				x->delta[i1] -= EXPOSED_STALL_ONE;
-				*piece_push(x) = (struct exposed_piece){
-				    (uint32_t)i0, (uint32_t)i1, (int32_t)exposed_inst_of(a, in)};
+				long inst =
+				    in->line > 0 ? line_index_find(&a->lines, in->line) : -1;
+				*piece_push(x) = (struct exposed_piece){(uint32_t)i0, (uint32_t)i1,
+									(int32_t)inst};
 			}
-			if (in->duration > st &&
-			    clip(in->time + st, in->time + in->duration, b0, len, &i0, &i1)) {
+			if (in->dur > st && clip(time + st, time + in->dur, b0, len, &i0, &i1)) {
 				x->delta[i0]++;
 				x->delta[i1]--;
 			}
 		}
-		const att_wave_inst *done = first_undone(x->pos[w], in, b1);
-		while (done < end && done->stall <= 0 && done->duration <= 0)
+		const struct exposed_rec *done = first_undone(x->pos[w], in, base, b1);
+		while (done < end && done->st <= 0 && done->dur <= 0)
 			done++; /* no events: no block need start at it */
 		x->pos[w] = done;
-		if (done == end || done->time >= hi)
+		if (done == end || trace_add(base, done->t) >= hi)
 			x->live[j] = x->live[--*n_live];
 		else
 			j++;
@@ -298,7 +323,7 @@ static void group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_
 	size_t next = 0, n_live = 0;
 	int64_t issue = 0, exposed = 0;
 	for (size_t w = 0; w < g->n; w++)
-		x->pos[w] = g->waves[w].insts;
+		x->pos[w] = x->recs + x->cur[w].at;
 	int64_t b0 = n ? x->first[x->order[0]] : hi;
 	b0 = b0 > lo ? b0 : lo;
 	while (b0 < hi) {
@@ -309,8 +334,11 @@ static void group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_
 		block_sums(a, x, len, &issue, &exposed);
 		/* the next block starts where the next record does, or right here */
 		int64_t nb = next < n ? x->first[x->order[next]] : INT64_MAX;
-		for (size_t j = 0; j < n_live; j++)
-			nb = x->pos[x->live[j]]->time < nb ? x->pos[x->live[j]]->time : nb;
+		for (size_t j = 0; j < n_live; j++) {
+			size_t w = x->live[j];
+			int64_t t = trace_add(g->waves[w].begin, x->pos[w]->t);
+			nb = t < nb ? t : nb;
+		}
 		if (nb == INT64_MAX)
 			break;
 		b0 = nb > b1 ? nb : b1;
@@ -333,6 +361,36 @@ static uint64_t swept_cycles(const struct exposed_scratch *x, size_t n, int64_t 
 		sum += e > b ? (uint64_t)e - (uint64_t)b : 0;
 	}
 	return sum < window ? sum : window;
+}
+
+/* g with its waves' records as exposed_wave kept them, as records again (the compact ones
+ * expanded: the same values), for the event merge and unsum_stall. */
+static wave_group group_view(struct exposed_scratch *x, const wave_group *g,
+			     const exposed_wave_facts *f)
+{
+	size_t n_exp = 0;
+	for (size_t w = 0; w < g->n; w++)
+		n_exp += f[w].compact ? f[w].n : 0;
+	x->expand = xgrow(x->expand, &x->cap_expand, n_exp + 1, sizeof *x->expand);
+	x->views = xgrow(x->views, &x->cap_views, g->n, sizeof *x->views);
+	size_t off = 0;
+	for (size_t w = 0; w < g->n; w++) {
+		att_wave *v = &x->views[w];
+		*v = g->waves[w];
+		v->n_insts = v->cap_insts = f[w].n;
+		if (!f[w].compact) {
+			v->insts = x->full + f[w].at;
+			continue;
+		}
+		v->insts = x->expand + off;
+		for (size_t k = 0; k < f[w].n; k++) {
+			const struct exposed_rec *r = &x->recs[f[w].at + k];
+			x->expand[off + k] = (att_wave_inst){trace_add(g->waves[w].begin, r->t), 0,
+							     r->st, r->dur, r->line};
+		}
+		off += f[w].n;
+	}
+	return (wave_group){g->se, g->cu, g->simd, x->views, g->n, g->pos};
 }
 
 /* Takes g's records' stall, which exposed_wave added, back out of the sums (exact: the sums are
@@ -359,18 +417,20 @@ void exposed_group_facts(exposed_acc *a, const wave_group *g, const exposed_wave
 	for (size_t w = 0; w < g->n; w++) {
 		lo = g->waves[w].begin < lo ? g->waves[w].begin : lo;
 		hi = g->waves[w].end > hi ? g->waves[w].end : hi;
-		records += g->waves[w].n_insts;
-	}
-	if (!g->n || hi <= lo) {
-		unsum_stall(a, g); /* no window: the SIMD adds nothing */
-		return;
+		records += f[w].n;
 	}
 	struct exposed_scratch *x = scratch_for(a, g->n);
+	if (!g->n || hi <= lo) {
+		wave_group v = group_view(x, g, f);
+		unsum_stall(a, &v); /* no window: the SIMD adds nothing */
+		return;
+	}
+	x->cur = f;
 	size_t n = 0;
 	int in_order = 1;
 	for (size_t w = 0; w < g->n; w++) {
 		x->in_order[w] = f[w].in_order;
-		in_order &= f[w].in_order;
+		in_order &= f[w].in_order & f[w].compact;
 		x->first[w] = f[w].first;
 		if (f[w].events) {
 			x->ends[n] = f[w].end;
@@ -388,10 +448,13 @@ void exposed_group_facts(exposed_acc *a, const wave_group *g, const exposed_wave
 		if (max_overlap(x->order, x->first, x->ends, n) > EXPOSED_MAX_STALLED)
 			in_order = 0;
 	}
-	if (in_order && !sparse)
+	if (in_order && !sparse) {
 		group_blocks(a, g, lo, hi, n);
-	else
-		exposed_events_group(a, g, lo, hi);
+	} else {
+		wave_group v = group_view(x, g, f);
+		exposed_events_group(a, &v, lo, hi);
+	}
+	x->cur = NULL;
 	a->window = trace_add(a->window, trace_sub(hi, lo));
 	a->simds++;
 }
@@ -399,6 +462,7 @@ void exposed_group_facts(exposed_acc *a, const wave_group *g, const exposed_wave
 void exposed_group(exposed_acc *a, const wave_group *g)
 {
 	struct exposed_scratch *x = scratch_for(a, g->n);
+	exposed_store_reset(a);
 	for (size_t w = 0; w < g->n; w++)
 		exposed_wave(a, &g->waves[w], &x->facts[w]);
 	exposed_group_facts(a, g, x->facts);

@@ -61,13 +61,19 @@ typedef struct exposed_wave_facts {
 	uint8_t events;	    /* some record has a stall or an issue */
 	uint8_t in_order;   /* every record starts no earlier than the previous ones' last event,
 			       and no event is past INT64_MAX */
+	uint8_t compact;    /* its records are kept in 16 bytes each (exposed_int.h) */
+	size_t at, n;	    /* where they are kept, how many */
 } exposed_wave_facts;
 
+/* Before a group's first wave: drops the records kept for the previous group. */
+void exposed_store_reset(exposed_acc *a);
 /* One wave, in a pass that reads it before its group is complete (wave_pass.h on_wave), while
- * its records are in cache: sums its records' stall into a and fills f. */
+ * its records are in cache: sums its records' stall into a, keeps its records for the group
+ * (compact: the pass itself need not keep them) and fills f. */
 void exposed_wave(exposed_acc *a, const att_wave *w, exposed_wave_facts *f);
 /* Adds one SIMD's cycles and exposed shares (each share under its record's line, or unknown);
- * f[k] is what exposed_wave gave for g->waves[k], whose stall is summed already. Its buffers
+ * f[k] is what exposed_wave gave for g->waves[k] since the last exposed_store_reset (its stall
+ * is summed and its records kept already: of g's waves only their place is read). Its buffers
  * are the accumulator's: separate accumulators may be filled from separate threads. Cost: a
  * sweep of the cycles the waves cover in blocks of 4,096 (a few instructions a cycle) or, for
  * malformed groups (records out of order, more than 16 waves at once) and windows of more than

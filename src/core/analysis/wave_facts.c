@@ -249,6 +249,8 @@ static void on_wave(void *wk, const char *name, size_t rank, size_t pos, const a
 	worker_part *p = wk;
 	facts_wave(p, w);
 	p->facts = xgrow(p->facts, &p->cap_facts, pos + 1, sizeof *p->facts);
+	if (pos == 0) /* a new group: the previous one is done (or was given up) */
+		exposed_store_reset(&p->ex);
 	exposed_wave(&p->ex, w, &p->facts[pos]);
 	if (p->r->tl)
 		wave_timeline_add(&p->tl, name, rank, w);
@@ -305,7 +307,8 @@ void wave_report_init(wave_report *r, const trace_dispatch *d, const char *dir,
 		if (wave_timeline_begin(dir, 0, &tl->t, &tl->err) == 0)
 			r->tl = tl;
 	}
-	r->hooks = (wave_pass_hooks){r, on_begin, on_wave, on_group, on_end};
+	/* exposed_wave keeps the records exposed_group_facts reads, compact */
+	r->hooks = (wave_pass_hooks){r, on_begin, on_wave, on_group, on_end, 1};
 }
 
 void wave_report_finish(wave_report *r, const char *dir, jv **wave_facts, jv **exposed)
