@@ -117,6 +117,34 @@ void exposed_store_reset(exposed_acc *a)
 	x->n_recs = x->n_full = 0;
 }
 
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define EXPOSED_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+#endif
+#ifndef EXPOSED_CLONES
+#define EXPOSED_CLONES
+#endif
+
+/* Keeps n records compact in r; returns their values + 2^31 or-ed: v fits 32 bits when v + 2^31
+ * (unsigned) is below 2^32. The time is kept as time - begin modulo 2^64 and read back as begin
+ * + that, modulo 2^64 (trace_add): the same time whatever the difference was, so only the kept
+ * value need fit. A loop of its own, without branches: the compiler vectorises it. */
+EXPOSED_CLONES static uint64_t compact_recs(struct exposed_rec *r, const att_wave_inst *in,
+					    size_t n, uint64_t begin)
+{
+	const uint64_t half = (uint64_t)1 << 31;
+	uint64_t over = 0;
+	for (size_t k = 0; k < n; k++) {
+		uint64_t rel = (uint64_t)in[k].time - begin;
+		over |= (rel + half) | ((uint64_t)in[k].stall + half) |
+			((uint64_t)in[k].duration + half) | ((uint64_t)in[k].line + half);
+		r[k] = (struct exposed_rec){(int32_t)rel, (int32_t)in[k].stall,
+					    (int32_t)in[k].duration, (int32_t)in[k].line};
+	}
+	return over;
+}
+
 /* One pass of few operations a record, run while the pass has just parsed them: the order check
  * the block sweep relies on, the records' summed stall (which does not depend on the way the
  * group is swept: every stalled record's stall is added once), and the records kept for the
@@ -128,28 +156,18 @@ void exposed_wave(exposed_acc *a, const att_wave *w, exposed_wave_facts *f)
 	size_t n = w->n_insts;
 	/* one more than needed: never a null array, even for a group of waves without records */
 	x->recs = xgrow(x->recs, &x->cap_recs, x->n_recs + n + 1, sizeof *x->recs);
-	struct exposed_rec *r = x->recs + x->n_recs;
-	/* v fits 32 bits when v + 2^31 (unsigned) is below 2^32. The time is kept as time - begin
-	 * modulo 2^64 and read back as begin + that, modulo 2^64 (trace_add): the same time
-	 * whatever the difference was, so only the kept value need fit. */
-	const uint64_t half = (uint64_t)1 << 31, begin = (uint64_t)w->begin;
-	uint64_t over = 0;
-	int64_t prev = INT64_MIN, first = 0;
-	int ok = 1, events = 0;
+	uint64_t over = compact_recs(x->recs + x->n_recs, w->insts, n, (uint64_t)w->begin);
+	const att_wave_inst *in = w->insts, *stop = in + n;
+	while (in < stop && in->stall <= 0 && in->duration <= 0)
+		in++; /* no events (nor stall) */
+	int64_t prev = INT64_MIN, first = in < stop ? in->time : 0;
+	int ok = 1, events = in < stop;
 	exposed_fx unknown = 0;
-	for (size_t k = 0; k < n; k++) {
-		const att_wave_inst *in = &w->insts[k];
-		uint64_t rel = (uint64_t)in->time - begin;
-		over |= (rel + half) | ((uint64_t)in->stall + half) |
-			((uint64_t)in->duration + half) | ((uint64_t)in->line + half);
-		r[k] = (struct exposed_rec){(int32_t)rel, (int32_t)in->stall, (int32_t)in->duration,
-					    (int32_t)in->line};
+	for (; in < stop; in++) {
 		/* the record's events span [time, time + ext); none when ext <= 0 */
 		int64_t st = in->stall > 0 ? in->stall : 0;
 		int64_t ext = in->duration > st ? in->duration : st, last;
 		if (ext > 0) {
-			if (!events)
-				events = 1, first = in->time;
 			/* a time past INT64_MAX (a hostile file) takes the event merge, so that the
 			 * sweep's intervals of one wave never overlap (EXPOSED_STALL_ONE). While
 			 * the wave is in order, last >= time >= prev: prev is the latest event so
