@@ -169,8 +169,9 @@ for size in $SIZES; do
 		"$(ratio "$W_bub" "$W_floor")x" \
 		"$(awk -v m="$mb" -v t="$W_bub" 'BEGIN{printf "%.3f", 1000*t/m}')" "$r"
 	same_as_prev bubbles --bundle "$d" --format json --all
-	# report on the same trace, one run: its memory grows with the trace (its exposed-stall
-	# pass holds a SIMD group's events), so its peak RSS is printed beside bubbles'.
+	# report on the same trace, one run: it holds one SIMD group's records per worker (exposed
+	# stall merges a SIMD's waves), so its memory follows the largest group, not the trace as
+	# bubbles' does; its peak RSS is printed beside bubbles'.
 	rl=$("$B/bench/peak_rss" "$FLY" report --bundle "$d" --out "$WORK/rep_gen" --format json \
 		2>&1 >/dev/null | grep wall_s= | tail -1)
 	awk -v l="$rl" -v m="$mb" -v rb="$r" 'BEGIN{
