@@ -217,7 +217,6 @@ int file_lock_held(const char *dir)
 int file_lock_dir(const char *dir, fp_err *e)
 {
 	char *lock = path_join(dir, ".flyprof.lock");
-	undo_note_file(lock);
 	for (int i = 0; i < LOCK_TRIES; i++) {
 		/* Never through a link (a bundle could make flyprof create a file anywhere), never
 		 * blocking on a FIFO planted under the name. */
@@ -250,6 +249,7 @@ int file_lock_dir(const char *dir, fp_err *e)
 		struct stat a, b;
 		if (fstat(fd, &a) == 0 && stat(lock, &b) == 0 && a.st_dev == b.st_dev &&
 		    a.st_ino == b.st_ino) {
+			undo_note_lock(lock); /* ours now: a rollback removes it */
 			free(lock);
 			return fd;
 		}
@@ -267,8 +267,10 @@ void file_unlock_dir(const char *dir, int fd)
 		return;
 	/* removed while still held: nobody can take a lock on it that the check above keeps */
 	char *lock = dir ? path_join(dir, ".flyprof.lock") : NULL;
-	if (lock)
+	if (lock) {
 		unlink(lock);
+		undo_forget(lock);
+	}
 	free(lock);
 	flock(fd, LOCK_UN);
 	close(fd);

@@ -68,6 +68,24 @@ void undo_note_file(const char *path)
 	push(path, backup, UNDO_FILE);
 }
 
+void undo_note_lock(const char *path)
+{
+	if (J.active && !noted(path))
+		push(path, NULL, UNDO_FILE); /* no backup: removed on rollback */
+}
+
+void undo_forget(const char *path)
+{
+	for (size_t i = 0; J.active && i < J.n; i++)
+		if (strcmp(J.e[i].path, path) == 0) {
+			free(J.e[i].path);
+			free(J.e[i].backup);
+			memmove(&J.e[i], &J.e[i + 1], (J.n - i - 1) * sizeof *J.e);
+			J.n--;
+			return;
+		}
+}
+
 void undo_note_dir(const char *path)
 {
 	if (J.active && !noted(path))

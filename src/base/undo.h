@@ -24,6 +24,14 @@ void undo_own_tree(const char *path);
  * one back; commit removes `aside`. Returns 0 when nothing was journaled (no journal open, or
  * path already noted in this run): the caller then removes `aside` itself. */
 int undo_note_tree(const char *path, const char *aside);
+/* The directory lock file at path, once this command holds it (base/fileio.h file_lock_dir): a
+ * rollback removes it. Only its holder may: it is never noted (or backed up beside itself)
+ * while another process may hold it, since a backup link in a directory being created made
+ * that directory look taken to its own creator. */
+void undo_note_lock(const char *path);
+/* path's entry is dropped: the lock there was released and removed by this command, so a later
+ * rollback must not remove a lock file another process has made there since. */
+void undo_forget(const char *path);
 /* A bundle directory was created (or an empty one taken) by this command: a failure then rolls
  * everything back, not only an interruption. */
 void undo_mark_fresh(void);

@@ -126,8 +126,12 @@ static int within(const char *a, const char *b)
  * 1 when final is now fresh and locked, 0 when it holds a bundle (the caller's path), -1. */
 static int lock_fresh(cmd_ctx *ctx, export_job *j)
 {
-	if (file_exists(j->final) && !file_dir_unclaimed(j->final))
+	if (file_exists(j->final) && !file_dir_unclaimed(j->final)) {
+		if (file_lock_held(j->final)) /* another export is filling it right now */
+			return fp_fail(&ctx->err, ERR_BUNDLE_LOCKED,
+				       "%s is locked by another flyprof process", j->final);
 		return 0;
+	}
 	if (mkdir(j->final, 0755) == 0) {
 		j->fresh_made = 1;
 		undo_note_dir(j->final);
