@@ -163,12 +163,21 @@ fly_signal() {
 # fly_pair ARGS: two flyprof processes with the same arguments, the second started while the
 # first holds the lock of the --out it writes ($C/o): the second must fail at once with
 # BUNDLE_LOCKED. Envelopes in $C/out.json (second) / $C/out2.json (first), statuses $ST / $ST2.
+# lock_held_by_other FILE: some process holds a flock on FILE (its inode is in /proc/locks)
+lock_held_by_other() {
+	local ino
+	ino=$(stat -c %i "$1" 2>/dev/null) || return 1
+	grep -q ":$ino " /proc/locks
+}
+
 fly_pair() {
 	timeout -k 2 "$HOSTILE_TIMEOUT" "$FLYPROF" "$@" >"$C/out2.json" 2>"$C/err2.txt" </dev/null &
 	local pid=$! n=0
-	# wait until the lock file exists and is held (flock -n fails), or the first has ended
+	# wait until the lock file exists and is held, or the first has ended. Held is read from
+	# /proc/locks, not probed with flock(1): a probe holds the lock for a moment, and a first
+	# writer that tried then was refused BUNDLE_LOCKED, leaving the second to work (a flake).
 	while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 3000 ]; do
-		[ -f "$C/o/.flyprof.lock" ] && ! flock -n "$C/o/.flyprof.lock" true 2>/dev/null && break
+		lock_held_by_other "$C/o/.flyprof.lock" && break
 		n=$((n + 1))
 	done
 	timeout -k 2 "$HOSTILE_TIMEOUT" "$FLYPROF" "$@" >"$C/out.json" 2>"$C/err.txt" </dev/null
