@@ -276,7 +276,7 @@ TEST(att_fast_rows_instruction_shapes)
 	row_shapes(5, bad, sizeof bad / sizeof *bad);
 }
 
-/* The same for rows of 6 (occupancy events, the AVX2 path of att_fast_rows6_avx2): the sixth
+/* The same for rows of 6 (occupancy events, the AVX2 path of att_fast_rows56_avx2): the sixth
  * number is read apart from the shuffle, so its shapes are the edges here. */
 TEST(att_fast_rows_occupancy_shapes)
 {

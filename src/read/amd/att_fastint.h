@@ -10,7 +10,7 @@
  * On CPUs with AVX2 (chosen at run time, att_fast_have_avx2) a whole row goes further: one byte
  * shuffle, picked by the row's pattern of separators from tables built at start-up
  * (att_fastint.c), right-aligns the digits of all its numbers into fixed lanes, and two or three
- * multiply-adds convert them together (att_fast_rows5_avx2 for the instruction rows,
+ * multiply-adds convert them together (att_fast_rows56_avx2 for the instruction rows,
  * att_fast_rows_avx2 for rows of 2, att_fast_list_avx2 for lists): ~72 instructions an
  * instruction row against ~260 (callgrind, corpus softmax), 2.4x the scanner's speed.
  *
@@ -53,7 +53,7 @@
 #define ATT_FAST_ENABLED 0
 #endif
 
-/* The row path of att_fast_rows5_avx2 below uses AVX2 byte shuffles, which the target_clones
+/* The row path of att_fast_rows56_avx2 below uses AVX2 byte shuffles, which the target_clones
  * build above cannot hold (its "default" clone would have to compile them too): it is a
  * separate function for AVX2 + BMI1/2 that the readers choose at run time
  * (att_fast_have_avx2). The features are named one by one, not as "x86-64-v3", because clang
@@ -277,18 +277,17 @@ extern int8_t att_fast_row5_shuf[256][16];
 /* Bytes that must be readable after the '[' of a row the AVX2 path reads. */
 #define ATT_FAST_ROW5_SLACK 64
 
-/* att_fast_rows for AVX2, with the same contract; for n = 5 (the instruction rows, almost
- * every byte of a trace) one row at a time: one 32-byte classification at the row gives its
- * ']' and validity, and the digits of the whole row are right-aligned into fixed lanes by one
- * shuffle keyed by the separator pattern (att_fast_row5_shuf) and converted together with
- * multiply-adds, instead of a bit scan and a multiply chain per number. Rows of another shape
- * (a number over 4 digits after the first, or over 16 in the first) take the scalar
- * conversion of att_fast_rows. Other n: att_fast_rows. */
-ATT_FAST_AVX2_FN static inline const char *
-att_fast_rows5_avx2(const char *p, const char *end, int n, int64_t *v, size_t max_rows, size_t *k)
+/* att_fast_rows for AVX2, with the same contract, for rows of n = 5 (the instruction rows,
+ * almost every byte of a trace) or 6 (occupancy.json's [time, cu, simd, slot, start, kernel]),
+ * one row at a time: one 32-byte classification at the row gives its ']' and validity, and the
+ * digits of the first number (1..16) and the next four (1..4 each) are right-aligned into fixed
+ * lanes by one shuffle keyed by the separator pattern (att_fast_row5_shuf) and converted
+ * together with multiply-adds, instead of a bit scan and a multiply chain per number; a sixth
+ * (1..4 digits) is converted by SWAR. Rows of another shape take the scalar conversion of
+ * att_fast_row_ints. n is a constant at every call, so each n gets its own loop. */
+ATT_FAST_AVX2_FN static inline __attribute__((always_inline)) const char *
+att_fast_rows56_avx2(const char *p, const char *end, int n, int64_t *v, size_t max_rows, size_t *k)
 {
-	if (n != 5)
-		return att_fast_rows(p, end, n, v, max_rows, k);
 	*k = 0;
 	if (end - p < ATT_FAST_ROW5_SLACK + 1 || *p != '[' || max_rows == 0)
 		return NULL;
@@ -306,11 +305,12 @@ att_fast_rows5_avx2(const char *p, const char *end, int n, int64_t *v, size_t ma
 	ATT_FAST_OPAQUE(zero);
 	const char *last = NULL, *q = p + 1; /* q: the row's first byte */
 	/* The last row start read: ATT_FAST_ROW5_SLACK before the end, and at most max_rows rows
-	 * in (a row of 5 numbers and its ',' take at least 12 bytes), so the loop counts no rows.
-	 */
+	 * in (a row of n numbers and its ',' take at least 2n + 2 bytes), so the loop counts no
+	 * rows. */
+	const size_t least = 2 * (size_t)n + 2;
 	const char *stop = end - ATT_FAST_ROW5_SLACK;
-	if ((size_t)(stop - q) > 12 * (max_rows - 1))
-		stop = q + 12 * (max_rows - 1);
+	if ((size_t)(stop - q) > least * (max_rows - 1))
+		stop = q + least * (max_rows - 1);
 	int64_t *row = v;
 	while (q <= stop) {
 		__m256i x = _mm256_loadu_si256((const __m256i *)(const void *)q);
@@ -332,10 +332,14 @@ att_fast_rows5_avx2(const char *p, const char *end, int n, int64_t *v, size_t ma
 		if ((~ok & valid) || ((1u | commas << 1) & zr & dg >> 1))
 			break; /* a byte other than a digit or ',', or a leading zero */
 		unsigned p0 = (unsigned)__builtin_ctzll(ends); /* the first number's length */
-		uint64_t key = ends >> (p0 + 1);
-		unsigned id;
+		/* key: the separators after the next four numbers; with n = 6 exactly one more
+		 * follows, the ']', 1..4 digits on */
+		uint64_t tail = ends >> (p0 + 1), key = n == 6 ? _pdep_u64(0xF, tail) : tail;
+		unsigned id, at5 = 0, len5 = 0;
 		if (p0 - 1 < 16 && key < 1u << ATT_FAST_ROW5_KEY_BITS &&
-		    (id = att_fast_row5_id[key]) != 0) {
+		    (id = att_fast_row5_id[key]) != 0 &&
+		    (n == 5 || (at5 = 64 - (unsigned)__builtin_clzll(key), len5 = e - p0 - 1 - at5,
+				(tail ^ key) == 1ull << (e - p0 - 1) && len5 - 1 < 4))) {
 			/* Low lane: the first number's digits right-aligned in 16 bytes; high lane:
 			 * the tail loaded from its first byte, a..d in four 4-byte lanes. */
 			__m256i src = _mm256_inserti128_si256(
@@ -355,10 +359,12 @@ att_fast_rows5_avx2(const char *p, const char *end, int n, int64_t *v, size_t ma
 			_mm_storel_epi64((__m128i *)(void *)row, t);
 			_mm256_storeu_si256((__m256i *)(void *)(row + 1),
 					    _mm256_cvtepu32_epi64(_mm256_extracti128_si256(q4, 1)));
-		} else if ((dg << 1 & ends) != ends || !att_fast_row_ints(q, ends, e, 5, row)) {
-			break; /* an empty number, not 5 numbers, or one over 16 digits */
+			if (n == 6)
+				row[5] = (int64_t)att_fast_digits4(q + p0 + 1 + at5, len5);
+		} else if ((dg << 1 & ends) != ends || !att_fast_row_ints(q, ends, e, n, row)) {
+			break; /* an empty number, not n numbers, or one over 16 digits */
 		}
-		row += 5;
+		row += n;
 		last = q + e + 1;
 		uint16_t next;
 		memcpy(&next, last, 2);
@@ -366,95 +372,7 @@ att_fast_rows5_avx2(const char *p, const char *end, int n, int64_t *v, size_t ma
 			break; /* the end of the array, or anything unusual */
 		q += e + 3;
 	}
-	*k = (size_t)(row - v) / 5;
-	return last;
-}
-#endif
-
-#if ATT_FAST_AVX2
-/* att_fast_rows for AVX2 and rows of 6 (occupancy.json's [time, cu, simd, slot, start,
- * kernel]), with the same contract, one row at a time as att_fast_rows5_avx2: the first number
- * (1..16 digits) and the next four (1..4 digits each, the shapes of att_fast_row5_id, keyed by
- * the first four separators after the first number) by one shuffle, the sixth (1..4 digits) by
- * SWAR. Other shapes take the scalar conversion; other n: att_fast_rows. */
-ATT_FAST_AVX2_FN static inline const char *
-att_fast_rows6_avx2(const char *p, const char *end, int n, int64_t *v, size_t max_rows, size_t *k)
-{
-	if (n != 6)
-		return att_fast_rows(p, end, n, v, max_rows, k);
-	*k = 0;
-	if (end - p < ATT_FAST_ROW5_SLACK + 1 || *p != '[' || max_rows == 0)
-		return NULL;
-	__m256i shift = _mm256_set1_epi8((char)(0x80 - '0')), lim = _mm256_set1_epi8(-118);
-	__m256i comma = _mm256_set1_epi8(','), close = _mm256_set1_epi8(']');
-	__m256i zero = _mm256_set1_epi8('0');
-	const __m256i tens = _mm256_set1_epi16(0x010A); /* bytes 10, 1 */
-	const __m256i hundreds = _mm256_set1_epi32(0x00010064);
-	const __m128i myriads = _mm_set1_epi32(0x00012710), e8 = _mm_set1_epi64x(100000000);
-	ATT_FAST_OPAQUE(shift);
-	ATT_FAST_OPAQUE(lim);
-	ATT_FAST_OPAQUE(comma);
-	ATT_FAST_OPAQUE(close);
-	ATT_FAST_OPAQUE(zero);
-	const char *last = NULL, *q = p + 1; /* q: the row's first byte */
-	/* The last row start read (a row of 6 numbers and its ',' take at least 14 bytes). */
-	const char *stop = end - ATT_FAST_ROW5_SLACK;
-	if ((size_t)(stop - q) > 14 * (max_rows - 1))
-		stop = q + 14 * (max_rows - 1);
-	int64_t *row = v;
-	while (q <= stop) {
-		__m256i x = _mm256_loadu_si256((const __m256i *)(const void *)q);
-		__m256i dgv = _mm256_cmpgt_epi8(lim, _mm256_add_epi8(x, shift));
-		__m256i cmv = _mm256_cmpeq_epi8(x, comma);
-#define FR_MASK(c) ((uint64_t)(uint32_t)_mm256_movemask_epi8(c))
-		uint64_t ok = FR_MASK(_mm256_or_si256(dgv, cmv)); /* digits and commas */
-		uint64_t dg = FR_MASK(dgv), cm = FR_MASK(cmv);
-		uint64_t cl = FR_MASK(_mm256_cmpeq_epi8(x, close));
-		uint64_t zr = FR_MASK(_mm256_cmpeq_epi8(x, zero));
-#undef FR_MASK
-		if (!cl)
-			break; /* a row too long for this path */
-		unsigned e = (unsigned)__builtin_ctzll(cl);
-		uint64_t valid = (1ull << e) - 1;
-		uint64_t commas = cm & valid, ends = commas | 1ull << e;
-		if ((~ok & valid) || ((1u | commas << 1) & zr & dg >> 1))
-			break; /* a byte other than a digit or ',', or a leading zero */
-		unsigned p0 = (unsigned)__builtin_ctzll(ends); /* the first number's length */
-		uint64_t tail = ends >> (p0 + 1), key = _pdep_u64(0xF, tail);
-		unsigned id, at5 = 0, len5 = 0;
-		/* key: the separators after a..d; then exactly one more, the ']', 1..4 digits on */
-		if (p0 - 1 < 16 && key < 1u << ATT_FAST_ROW5_KEY_BITS &&
-		    (id = att_fast_row5_id[key]) != 0 &&
-		    (at5 = 64 - (unsigned)__builtin_clzll(key), len5 = e - p0 - 1 - at5,
-		     (tail ^ key) == 1ull << (e - p0 - 1) && len5 - 1 < 4)) {
-			__m256i src = _mm256_inserti128_si256(
-			    x, _mm_loadu_si128((const __m128i *)(const void *)(q + p0 + 1)), 1);
-			__m256i idx = _mm256_inserti128_si256(
-			    _mm256_castsi128_si256(_mm_loadu_si128(
-				(const __m128i *)(const void *)(att_fast_tail16 + p0))),
-			    _mm_load_si128((const __m128i *)(const void *)att_fast_row5_shuf[id]),
-			    1);
-			__m256i d = _mm256_subs_epu8(_mm256_shuffle_epi8(src, idx), zero);
-			__m256i q4 = _mm256_madd_epi16(_mm256_maddubs_epi16(d, tens), hundreds);
-			__m128i t4 = _mm256_castsi256_si128(q4);
-			__m128i t8 = _mm_madd_epi16(_mm_packus_epi32(t4, t4), myriads);
-			__m128i t = _mm_add_epi64(_mm_mul_epu32(t8, e8), _mm_srli_epi64(t8, 32));
-			_mm_storel_epi64((__m128i *)(void *)row, t);
-			_mm256_storeu_si256((__m256i *)(void *)(row + 1),
-					    _mm256_cvtepu32_epi64(_mm256_extracti128_si256(q4, 1)));
-			row[5] = (int64_t)att_fast_digits4(q + p0 + 1 + at5, len5);
-		} else if ((dg << 1 & ends) != ends || !att_fast_row_ints(q, ends, e, 6, row)) {
-			break; /* an empty number, not 6 numbers, or one over 16 digits */
-		}
-		row += 6;
-		last = q + e + 1;
-		uint16_t next;
-		memcpy(&next, last, 2);
-		if (next != (',' | '[' << 8))
-			break; /* the end of the array, or anything unusual */
-		q += e + 3;
-	}
-	*k = (size_t)(row - v) / 6;
+	*k = (size_t)(row - v) / (size_t)n;
 	return last;
 }
 #endif
@@ -546,18 +464,18 @@ att_fast_rows2_window(const char *p, const att_fast_masks64 *m, uint64_t zd, int
 	return p + e + 1;
 }
 
-/* att_fast_rows for AVX2, with the same contract. The rows of 5 (instructions) are read by
- * att_fast_rows5_avx2; the rows of 2 (a wave's timeline, a waitcnt's producers) are short, so
- * they keep the 64-byte windows of att_fast_rows, and each row's two numbers are converted by
- * one shuffle (att_fast_row2_shuf) and multiply-adds instead of a multiply chain each. Rows of
- * 6 (occupancy events): att_fast_rows6_avx2. */
+/* att_fast_rows for AVX2, with the same contract. The rows of 5 (instructions) and 6
+ * (occupancy events) are read by att_fast_rows56_avx2; the rows of 2 (a wave's timeline, a
+ * waitcnt's producers) are short, so they keep the 64-byte windows of att_fast_rows, and each row's
+ * two numbers are converted by one shuffle (att_fast_row2_shuf) and multiply-adds instead of a
+ * multiply chain each. */
 ATT_FAST_AVX2_FN static inline const char *
 att_fast_rows_avx2(const char *p, const char *end, int n, int64_t *v, size_t max_rows, size_t *k)
 {
 	if (n == 5)
-		return att_fast_rows5_avx2(p, end, n, v, max_rows, k);
+		return att_fast_rows56_avx2(p, end, 5, v, max_rows, k);
 	if (n == 6)
-		return att_fast_rows6_avx2(p, end, n, v, max_rows, k);
+		return att_fast_rows56_avx2(p, end, 6, v, max_rows, k);
 	if (n != 2)
 		return att_fast_rows(p, end, n, v, max_rows, k);
 	*k = 0;
