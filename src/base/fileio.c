@@ -285,8 +285,8 @@ static int cmp_names(const void *a, const void *b)
  * to) directories, asking stat only where readdir cannot tell; match (when set) keeps those it
  * says yes to, before anything is copied: a dispatch directory of thousands of wave files asked
  * for its few CSVs costs one walk of the entries, not thousands of copies sorted. */
-static char **list_names(const char *dir, size_t *n, int only_dirs,
-			 int (*match)(const char *name, void *ctx), void *ctx, fp_err *e)
+static char **list_names(const char *dir, size_t *n, int only_dirs, file_name_match match,
+			 void *ctx, fp_err *e)
 {
 	DIR *d = opendir(dir);
 	*n = 0;
@@ -323,32 +323,29 @@ static char **list_names(const char *dir, size_t *n, int only_dirs,
 	return names;
 }
 
-int file_dir_any(const char *dir, int (*match)(const char *name, void *ctx), void *ctx)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return 0;
-	int found = 0;
-	struct dirent *de;
-	while (!found && (de = readdir(d)) != NULL)
-		found = strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
-			match(de->d_name, ctx);
-	closedir(d);
-	return found;
-}
-
-size_t file_dir_count(const char *dir, int (*match)(const char *name, void *ctx), void *ctx)
+/* How many names in dir (not . or ..) match says yes to, reading no further than `enough`. */
+static size_t count_names(const char *dir, file_name_match match, void *ctx, size_t enough)
 {
 	DIR *d = opendir(dir);
 	if (!d)
 		return 0;
 	size_t n = 0;
 	struct dirent *de;
-	while ((de = readdir(d)) != NULL)
+	while (n < enough && (de = readdir(d)) != NULL)
 		n += strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
 		     match(de->d_name, ctx);
 	closedir(d);
 	return n;
+}
+
+int file_dir_any(const char *dir, file_name_match match, void *ctx)
+{
+	return count_names(dir, match, ctx, 1) > 0;
+}
+
+size_t file_dir_count(const char *dir, file_name_match match, void *ctx)
+{
+	return count_names(dir, match, ctx, SIZE_MAX);
 }
 
 char **file_list_dir(const char *dir, size_t *n, fp_err *e)
@@ -356,8 +353,7 @@ char **file_list_dir(const char *dir, size_t *n, fp_err *e)
 	return list_names(dir, n, 0, NULL, NULL, e);
 }
 
-char **file_list_matching(const char *dir, int (*match)(const char *name, void *ctx), void *ctx,
-			  size_t *n, fp_err *e)
+char **file_list_matching(const char *dir, file_name_match match, void *ctx, size_t *n, fp_err *e)
 {
 	return list_names(dir, n, 0, match, ctx, e);
 }

@@ -51,19 +51,20 @@ char **file_list_dir(const char *dir, size_t *n, fp_err *e);
  * file_is_dir does), telling them apart by the directory entry's type where the file system
  * gives it: no stat per entry, which matters in a dispatch directory of thousands of files. */
 char **file_list_subdirs(const char *dir, size_t *n, fp_err *e);
+/* Says whether a directory entry's name is wanted (ctx: the caller's). */
+typedef int (*file_name_match)(const char *name, void *ctx);
 /* The same restricted to the names match says yes to (ctx passed through), asked before any
  * name is copied: the few CSVs or code objects of a dispatch directory of thousands of wave
  * files without copying and sorting all of them. Same order, ownership and failures. */
-char **file_list_matching(const char *dir, int (*match)(const char *name, void *ctx), void *ctx,
-			  size_t *n, fp_err *e);
+char **file_list_matching(const char *dir, file_name_match match, void *ctx, size_t *n, fp_err *e);
 void file_list_free(char **names, size_t n);
 /* Whether some name in dir (not . or ..) satisfies match, read in directory order up to the
  * first that does: nothing copied or sorted, so a yes/no question about a dispatch directory of
  * thousands of files costs one walk of its entries, not a listing. 0 when dir is unreadable. */
-int file_dir_any(const char *dir, int (*match)(const char *name, void *ctx), void *ctx);
+int file_dir_any(const char *dir, file_name_match match, void *ctx);
 /* How many names in dir (not . or ..) match says yes to: one walk, nothing copied or sorted
  * (a dispatch directory's wave files counted without listing them). 0 when dir is
  * unreadable. */
-size_t file_dir_count(const char *dir, int (*match)(const char *name, void *ctx), void *ctx);
+size_t file_dir_count(const char *dir, file_name_match match, void *ctx);
 
 #endif
