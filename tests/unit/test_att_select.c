@@ -288,3 +288,26 @@ TEST(att_select_read_gives_the_chosen_code)
 	free(d7);
 	free(cap);
 }
+
+/* A wave file's name: the four numbers read, anything else not a wave file. */
+TEST(att_wave_file_name_numbers)
+{
+	wave_file_name f;
+	CHECK(dispatch_wave_file_name("se3_sm12_sl7_wv41.json", &f));
+	CHECK_INT(f.se, 3);
+	CHECK_INT(f.simd, 12);
+	CHECK_INT(f.slot, 7);
+	CHECK_INT(f.wave, 41);
+	CHECK(dispatch_is_wave_file("se0_sm0_sl0_wv0.json"));
+	const char * not [] = {"se1_sm2_sl3_wv4.json.bak",
+			       "se_sm2_sl3_wv4.json",
+			       "se1_sm-2_sl3_wv4.json",
+			       "se1_sm2_sl3.json",
+			       "code.json",
+			       "se+1_sm2_sl3_wv4.json",
+			       ""};
+	for (size_t i = 0; i < sizeof not / sizeof not [0]; i++) {
+		CHECK(!dispatch_wave_file_name(not [i], &f));
+		CHECK(!dispatch_is_wave_file(not [i]));
+	}
+}

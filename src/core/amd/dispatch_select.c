@@ -35,19 +35,30 @@ static int digits(const char **p)
 	return 1;
 }
 
-int dispatch_is_wave_file(const char *name)
+int dispatch_wave_file_name(const char *name, wave_file_name *out)
 {
 	static const char *parts[] = {"se", "_sm", "_sl", "_wv"};
+	int64_t v[4];
 	const char *p = name;
 	for (int i = 0; i < 4; i++) {
 		size_t n = strlen(parts[i]);
 		if (strncmp(p, parts[i], n) != 0)
 			return 0;
 		p += n;
+		v[i] = strtoll(p, NULL, 10);
 		if (!digits(&p))
 			return 0;
 	}
-	return strcmp(p, ".json") == 0;
+	if (strcmp(p, ".json") != 0)
+		return 0;
+	if (out)
+		*out = (wave_file_name){v[0], v[1], v[2], v[3]};
+	return 1;
+}
+
+int dispatch_is_wave_file(const char *name)
+{
+	return dispatch_wave_file_name(name, NULL);
 }
 
 long long dispatch_id_of(const char *dirname)

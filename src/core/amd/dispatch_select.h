@@ -33,8 +33,16 @@ int dispatch_select(const bundle *b, const char *tag, const char *dispatch, disp
 int dispatch_select_read(const bundle *b, const char *tag, const char *dispatch,
 			 dispatch_choice *out, trace_dispatch *code, fp_err *e);
 
+/* The numbers in a wave file's name, se<se>_sm<simd>_sl<slot>_wv<wave>.json. */
+typedef struct wave_file_name {
+	int64_t se, simd, slot, wave;
+} wave_file_name;
+
 /* 1 if name looks like a wave file (se<N>_sm<N>_sl<N>_wv<N>.json). */
 int dispatch_is_wave_file(const char *name);
+/* The same, also reading its numbers into *out (may be NULL; strtoll's value, so a number too
+ * long for 64 bits reads as the largest). */
+int dispatch_wave_file_name(const char *name, wave_file_name *out);
 /* The dispatch id in a ui_output_agent_<h>_dispatch_<id> name, or -1. */
 long long dispatch_id_of(const char *dirname);
 

@@ -109,7 +109,9 @@ static void tab_note(worker *k, int64_t wait, int64_t prod, size_t wave)
 
 static int64_t se_of(const char *name)
 {
-	return strtoll(name + 2, NULL, 10); /* "se<N>_..." checked by dispatch_is_wave_file */
+	wave_file_name f = {0, 0, 0, 0}; /* the pass's files all are wave files */
+	dispatch_wave_file_name(name, &f);
+	return f.se;
 }
 
 static void note_cu(worker *k, int64_t se, int64_t cu)
@@ -502,12 +504,8 @@ static char **list_wave_files(const char *dir, size_t *n, fp_err *e)
 	return names;
 }
 
-/* The (SE, SIMD) of every file from its name (se<SE>_sm<SIMD>_..., checked by
- * dispatch_is_wave_file) and the groups: files sorted by (SE, SIMD, name). */
-static int64_t simd_of(const char *name)
-{
-	return strtoll(strstr(name, "_sm") + 3, NULL, 10);
-}
+/* The (SE, SIMD) of every file from its name and the groups: files sorted by (SE, SIMD,
+ * name). */
 
 static int cmp_group_key(const void *x, const void *y, void *arg)
 {
@@ -529,8 +527,10 @@ static void make_groups(shared *sh)
 	sh->group_se = xcalloc(n + 1, sizeof *sh->group_se);
 	sh->group_simd = xcalloc(n + 1, sizeof *sh->group_simd);
 	for (size_t i = 0; i < n; i++) {
-		key[2 * i] = se_of(sh->files[i]);
-		key[2 * i + 1] = simd_of(sh->files[i]);
+		wave_file_name f = {0, 0, 0, 0};
+		dispatch_wave_file_name(sh->files[i], &f);
+		key[2 * i] = f.se;
+		key[2 * i + 1] = f.simd;
 		sh->order[i] = i;
 	}
 	qsort_r(sh->order, n, sizeof *sh->order, cmp_group_key, key);

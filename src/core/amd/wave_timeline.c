@@ -13,7 +13,6 @@
 #include "read/amd/att_wave.h"
 
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -227,22 +226,17 @@ int wave_timeline_begin(const char *dir, size_t top_lines, wave_timeline *t, fp_
 
 int wave_timeline_add(wave_timeline *t, const char *name, size_t rank, const att_wave *w)
 {
-	if (!dispatch_is_wave_file(name))
+	wave_file_name f;
+	if (!dispatch_wave_file_name(name, &f))
 		return 0;
-	/* se<N>_sm<N>_sl<N>_wv<N>.json, digits checked: the numbers follow each 2- or 3-letter
-	 * tag */
-	char *p;
-	long long se = strtoll(name + 2, &p, 10);
-	long long simd = strtoll(p + 3, &p, 10);
-	long long slot = strtoll(p + 3, &p, 10);
-	long long id = strtoll(p + 3, &p, 10);
-	tl_track k = {se, w->cu, w->simd >= 0 ? w->simd : simd, w->slot >= 0 ? w->slot : slot};
+	tl_track k = {f.se, w->cu, w->simd >= 0 ? w->simd : f.simd,
+		      w->slot >= 0 ? w->slot : f.slot};
 	t->waves = xgrow(t->waves, &t->cap_waves, t->n_waves + 1, sizeof *t->waves);
 	tl_wave *tw = &t->waves[t->n_waves++];
 	memset(tw, 0, sizeof *tw);
 	tw->rank = rank;
 	tw->track = track_of(t, &k);
-	tw->id = w->id >= 0 ? w->id : id;
+	tw->id = w->id >= 0 ? w->id : f.wave;
 	tw->begin = w->begin;
 	tw->end = w->end;
 	add_states(t, w, tw);
@@ -370,11 +364,7 @@ int wave_timeline_build(const char *dir, size_t top_lines, wave_timeline *t, fp_
 	char *buf = NULL;
 	size_t cap = 0, rank = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
-		long long se, simd, slot, id;
-		char tail;
-		if (!dispatch_is_wave_file(names[i]) ||
-		    sscanf(names[i], "se%lld_sm%lld_sl%lld_wv%lld.json%c", &se, &simd, &slot, &id,
-			   &tail) != 4)
+		if (!dispatch_is_wave_file(names[i]))
 			continue;
 		if (signals_pending()) {
 			rc = fp_fail(e, ERR_INTERRUPTED, "interrupted while reading wave files");
