@@ -11,6 +11,7 @@
 #define FLYPROF_CORE_TAXONOMY_H
 
 #include "model/classes.h"
+#include "model/trace.h"
 
 #include <stdint.h>
 
@@ -41,5 +42,15 @@ tax_class tax_classify(const char *isa, int category);
 tax_prod tax_producer_type(const char *isa, int category);
 /* 1 if the opcode is a scalar memory instruction (s_load*, s_buffer_load*, s_store*, ...). */
 int tax_is_smem_text(const char *isa);
+
+/* The class of d's instruction i (an index into d->insts): TAX_OTHER for -1 (no instruction)
+ * or a class not set. */
+static inline int tax_class_of_inst(const trace_dispatch *d, long i)
+{
+	if (i < 0)
+		return TAX_OTHER;
+	int k = d->insts[i].klass;
+	return k >= 0 && k < TAX__COUNT ? k : TAX_OTHER;
+}
 
 #endif

@@ -80,14 +80,6 @@ void exposed_release(exposed_acc *a)
 	memset(a, 0, sizeof *a);
 }
 
-static int exposed_class_of(const trace_dispatch *d, long i)
-{
-	if (i < 0)
-		return TAX_OTHER;
-	int k = d->insts[i].klass;
-	return k >= 0 && k < TAX__COUNT ? k : TAX_OTHER;
-}
-
 /* The scratch sized for a group of n waves. */
 static struct exposed_scratch *scratch_for(exposed_acc *a, size_t n)
 {
@@ -507,7 +499,7 @@ void exposed_class_sums(const exposed_acc *a, exposed_fx exposed[TAX__COUNT],
 	memset(exposed, 0, TAX__COUNT * sizeof *exposed);
 	memset(stall, 0, TAX__COUNT * sizeof *stall);
 	for (size_t i = 0; i < a->d->n_insts; i++) {
-		int c = exposed_class_of(a->d, (long)i);
+		int c = tax_class_of_inst(a->d, (long)i);
 		exposed[c] += a->line_exposed[i];
 		stall[c] += a->line_stall[i];
 	}
@@ -572,7 +564,7 @@ jv *exposed_to_json(const exposed_acc *a, size_t top_lines)
 		jv_set_int(e, "code_line", t->code_line);
 		jv_set_str(e, "isa", t->isa ? t->isa : "");
 		jv_set_str(e, "source", t->source ? t->source : "");
-		jv_set_str(e, "class", tax_class_name((tax_class)exposed_class_of(a->d, idx[k])));
+		jv_set_str(e, "class", tax_class_name((tax_class)tax_class_of_inst(a->d, idx[k])));
 		jv_set_round(e, "stall", (double)a->line_stall[idx[k]], 0);
 		jv_set_round(e, "exposed", cycles_of(a->line_exposed[idx[k]]), 1);
 	}

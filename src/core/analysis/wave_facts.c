@@ -8,14 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int class_of(const trace_dispatch *d, long i)
-{
-	if (i < 0)
-		return TAX_OTHER;
-	int k = d->insts[i].klass;
-	return k >= 0 && k < TAX__COUNT ? k : TAX_OTHER;
-}
-
 /* ---- the idle-wave figures, class-free while the pass runs ---- */
 
 static void facts_init(wave_facts_acc *a, const wave_report *r)
@@ -173,18 +165,19 @@ static jv *facts_to_json(const wave_facts_acc *a, const wave_report *r)
 	/* the classes are known now: integer sums per class, then doubles as the JSON has them */
 	int64_t st[TAX__COUNT] = {0}, idle_st[TAX__COUNT] = {0};
 	for (size_t i = 0; i < d->n_insts; i++)
-		st[class_of(d, (long)i)] = trace_add(st[class_of(d, (long)i)], a->stall[i]);
+		st[tax_class_of_inst(d, (long)i)] =
+		    trace_add(st[tax_class_of_inst(d, (long)i)], a->stall[i]);
 	for (size_t l = 0; l < r->lines.n; l++)
 		if (r->lines.inst[l] >= 0) {
-			int c = class_of(d, r->lines.inst[l]);
+			int c = tax_class_of_inst(d, r->lines.inst[l]);
 			st[c] = trace_add(st[c], a->line_stall[l]);
 		}
 	for (size_t k = 0; k < a->idle_cap; k++) {
 		const idle_slot *q = &a->idle[k];
 		wave_stat s = {q->insts, 0, 0};
 		if (q->inst >= 0 && is_idle(&s, busiest))
-			idle_st[class_of(d, q->inst)] =
-			    trace_add(idle_st[class_of(d, q->inst)], q->stall);
+			idle_st[tax_class_of_inst(d, q->inst)] =
+			    trace_add(idle_st[tax_class_of_inst(d, q->inst)], q->stall);
 	}
 	for (int c = 0; c < TAX__COUNT; c++) {
 		stall[c] = (double)st[c];
