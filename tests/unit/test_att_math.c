@@ -173,6 +173,50 @@ TEST(att_occupancy_observed_sort_paths)
 	free(shuffled);
 }
 
+/* The walk goes through a sorted index, the events staying in place: the counting-sort path
+ * (CUs below 1024), the path without it (a CU number beyond) and the comparison sort (events in
+ * reverse, too far from order for the insertion sort) give the same figures, and the events are
+ * left in their order (filtered only). */
+TEST(att_occupancy_observed_index_paths)
+{
+	/* CU 1: a wave on SIMD 0 from 0 to 40, one on SIMD 1 from 10 to 40 (both end at 40), a
+	 * third on SIMD 0 from 40 to 50 (its start at 40 after the ends): integral 10 + 60 + 10 =
+	 * 80 over 50 cycles, peak 2. CU 2 (SE 1): one wave 5..25. */
+	att_occ_event base[] = {
+	    {0, 0, 1, 0, 0, -1, 1},  {10, 0, 1, 1, 0, -1, 1}, {40, 0, 1, 0, 1, -1, 1},
+	    {40, 0, 1, 1, 0, -1, 0}, {40, 0, 1, 0, 0, -1, 0}, {50, 0, 1, 0, 1, -1, 0},
+	    {5, 1, 2, 0, 0, -1, 1},  {25, 1, 2, 0, 0, -1, 0},
+	};
+	enum { N = sizeof base / sizeof base[0] };
+	jv *r[4];
+	for (int p = 0; p < 4; p++) {
+		att_occ_event ev[N];
+		for (size_t i = 0; i < N; i++) {
+			ev[i] = base[p >= 2 ? N - 1 - i : i];
+			if (p == 1 || p == 3)
+				ev[i].cu += 2000; /* beyond the counting sort's buckets */
+		}
+		att_occ_event before[N];
+		memcpy(before, ev, sizeof ev);
+		att_occupancy o;
+		memset(&o, 0, sizeof o);
+		o.v = ev;
+		o.n = N;
+		r[p] = occupancy_observed(&o, NULL, 0, NULL);
+		CHECK(memcmp(before, ev, sizeof ev) == 0);
+		CHECK_INT(jv_i64(jv_get(jv_get(r[p], "per_cu"), "peak")), 2);
+		CHECK_INT(jv_i64(jv_get(r[p], "window_cycles")), 70);
+		CHECK_INT(jv_i64(jv_get(r[p], "unmatched_ends")), 0);
+		CHECK_INT(jv_i64(jv_get(jv_get(r[p], "all_cus"), "cus")), 2);
+		/* (80 + 20) / (50 + 20) */
+		CHECK_NEAR(jv_num(jv_get(jv_get(r[p], "per_cu"), "mean")), 100.0 / 70.0, 1e-3);
+	}
+	for (int p = 1; p < 4; p++)
+		CHECK(jv_equal(r[0], r[p]));
+	for (int p = 0; p < 4; p++)
+		jv_free(r[p]);
+}
+
 static void put(const char *dir, const char *name, const char *text)
 {
 	fp_err e = FP_ERR_INIT;

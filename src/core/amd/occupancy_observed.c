@@ -25,19 +25,27 @@ static int cmp_event(const void *x, const void *y)
 	return a->start - b->start; /* ends first */
 }
 
-/* Insertion sort by cmp_event (stable: an event moves only past greater ones), for arrays that
- * are nearly in order; gives up after `budget` moves (v is then a permutation that kept equal
- * events in their order) and returns 0. */
-static int insertion_sorted(att_occ_event *v, size_t n, size_t budget)
+/* Order a before b: cmp_event, then file order (the events' indices). */
+static int cmp_at(const void *x, const void *y, void *arg)
+{
+	const att_occ_event *v = arg;
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	int c = cmp_event(&v[a], &v[b]);
+	return c ? c : (a > b) - (a < b);
+}
+
+/* Insertion sort of the indices ord by cmp_event of their events (stable: an index moves only
+ * past greater ones), for orders that are nearly right; gives up after `budget` moves (ord is
+ * then a permutation that kept equal events in their order) and returns 0. */
+static int insertion_sorted(const att_occ_event *v, size_t *ord, size_t n, size_t budget)
 {
 	for (size_t i = 1; i < n; i++) {
-		if (cmp_event(&v[i - 1], &v[i]) <= 0)
+		if (cmp_event(&v[ord[i - 1]], &v[ord[i]]) <= 0)
 			continue;
-		att_occ_event x = v[i];
-		size_t j = i;
-		for (; j > 0 && cmp_event(&v[j - 1], &x) > 0 && budget; j--, budget--)
-			v[j] = v[j - 1];
-		v[j] = x;
+		size_t x = ord[i], j = i;
+		for (; j > 0 && cmp_event(&v[ord[j - 1]], &v[x]) > 0 && budget; j--, budget--)
+			ord[j] = ord[j - 1];
+		ord[j] = x;
 		if (!budget)
 			return 0;
 	}
@@ -46,22 +54,23 @@ static int insertion_sorted(att_occ_event *v, size_t n, size_t budget)
 
 #define CU_BUCKETS 1024 /* CU numbers the counting sort takes; any other goes to qsort */
 
-/* Sorts the events by cmp_event, keeping events that compare equal in file order (glibc's
- * qsort is a merge sort, stable). The decoder writes each shader engine's rows in time order,
- * CUs interleaved, so a stable counting sort by CU within each run of one SE nearly always
- * leaves them nearly sorted (a start written before an end of the same CU and time), and an
- * insertion sort finishes in linear time (qsort's compares were 3% of `bubbles` on the corpus
- * softmax). Far from sorted, qsort finishes; equal events are still in file order, because
- * both passes before it are stable. */
-static void sort_events(att_occupancy *o)
+/* The events' indices in cmp_event order, events that compare equal in file order. The events
+ * stay where they are: an index is 8 bytes where moving the events took a second array of
+ * 56-byte copies, whose fresh pages cost more than the sort (a page fault on a virtual machine).
+ * The decoder writes each shader engine's rows in time order, CUs interleaved, so a stable
+ * counting sort by CU within each run of one SE nearly always leaves them nearly sorted (a start
+ * written before an end of the same CU and time), and an insertion sort finishes in linear time
+ * (qsort's compares were 3% of `bubbles` on the corpus softmax). Far from sorted, qsort finishes,
+ * with file order as the last key. Caller frees. */
+static size_t *sort_order(const att_occupancy *o)
 {
-	att_occ_event *v = o->v;
+	const att_occ_event *v = o->v;
 	size_t n = o->n;
+	size_t *ord = xcalloc(n ? n : 1, sizeof *ord);
 	int small = 1;
 	for (size_t i = 0; small && i < n; i++)
 		small = v[i].cu >= 0 && v[i].cu < CU_BUCKETS;
 	if (small) {
-		att_occ_event *tmp = xmalloc(n * sizeof *tmp);
 		size_t *pos = xmalloc(CU_BUCKETS * sizeof *pos);
 		for (size_t a = 0; a < n;) {
 			size_t b = a;
@@ -77,15 +86,17 @@ static void sort_events(att_occupancy *o)
 				sum += k;
 			}
 			for (size_t i = a; i < b; i++)
-				tmp[pos[v[i].cu]++] = v[i];
+				ord[pos[v[i].cu]++] = i;
 			a = b;
 		}
-		memcpy(v, tmp, n * sizeof *v);
 		free(pos);
-		free(tmp);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			ord[i] = i;
 	}
-	if (!insertion_sorted(v, n, 4 * n))
-		qsort(v, n, sizeof *v, cmp_event);
+	if (!insertion_sorted(v, ord, n, 4 * n))
+		qsort_r(ord, n, sizeof *ord, cmp_at, (void *)v);
+	return ord;
 }
 
 static int traced(const wave_cu *cus, size_t n, int64_t se, int64_t cu)
@@ -96,15 +107,17 @@ static int traced(const wave_cu *cus, size_t n, int64_t se, int64_t cu)
 	return 0;
 }
 
-/* Walks one CU's events [a, b); adds to s; returns the unmatched ends. */
-static int64_t walk_cu(const att_occ_event *v, size_t a, size_t b, int simds, occ_sum *s)
+/* Walks one CU's events v[ord[a]] .. v[ord[b - 1]]; adds to s; returns the unmatched ends. */
+static int64_t walk_cu(const att_occ_event *v, const size_t *ord, size_t a, size_t b, int simds,
+		       occ_sum *s)
 {
 	int64_t n = 0, unmatched = 0, per[MAX_SIMDS] = {0};
 	for (size_t i = a; i < b; i++) {
+		const att_occ_event *x = &v[ord[i]];
 		if (i > a)
-			s->area += (long double)n * (long double)(v[i].time - v[i - 1].time);
-		int64_t sm = v[i].simd >= 0 && v[i].simd < MAX_SIMDS ? v[i].simd : MAX_SIMDS - 1;
-		if (v[i].start) {
+			s->area += (long double)n * (long double)(x->time - v[ord[i - 1]].time);
+		int64_t sm = x->simd >= 0 && x->simd < MAX_SIMDS ? x->simd : MAX_SIMDS - 1;
+		if (x->start) {
 			n++;
 			per[sm]++;
 		} else if (n > 0 && per[sm] > 0) {
@@ -118,7 +131,7 @@ static int64_t walk_cu(const att_occ_event *v, size_t a, size_t b, int simds, oc
 		if (per[sm] > s->peak_simd)
 			s->peak_simd = per[sm];
 	}
-	long double w = (long double)(v[b - 1].time - v[a].time);
+	long double w = (long double)(v[ord[b - 1]].time - v[ord[a]].time);
 	s->window += w;
 	s->simd_window += w * simds;
 	s->cus++;
@@ -184,18 +197,19 @@ static int64_t keep_kernel(att_occupancy *o, const char *kernel)
 jv *occupancy_observed(att_occupancy *o, const wave_cu *cus, size_t n_cus, const char *kernel)
 {
 	int64_t other = keep_kernel(o, kernel);
-	if (o->n > 1)
-		sort_events(o);
+	size_t *ord = sort_order(o);
+	const att_occ_event *v = o->v;
 	int simds = simd_count(o);
 	occ_sum t = {0}, all = {0};
 	int64_t unmatched = 0;
 	for (size_t a = 0; a < o->n;) {
+		const att_occ_event *first = &v[ord[a]];
 		size_t b = a;
-		while (b < o->n && o->v[b].se == o->v[a].se && o->v[b].cu == o->v[a].cu)
+		while (b < o->n && v[ord[b]].se == first->se && v[ord[b]].cu == first->cu)
 			b++;
-		int is_traced = n_cus == 0 || traced(cus, n_cus, o->v[a].se, o->v[a].cu);
+		int is_traced = n_cus == 0 || traced(cus, n_cus, first->se, first->cu);
 		occ_sum one = {0};
-		int64_t u = walk_cu(o->v, a, b, simds, &one);
+		int64_t u = walk_cu(v, ord, a, b, simds, &one);
 		if (is_traced) {
 			unmatched += u;
 			t.area += one.area;
@@ -211,6 +225,7 @@ jv *occupancy_observed(att_occupancy *o, const wave_cu *cus, size_t n_cus, const
 		all.peak_cu = one.peak_cu > all.peak_cu ? one.peak_cu : all.peak_cu;
 		a = b;
 	}
+	free(ord);
 	jv *r = jv_object();
 	jv_set_bool(r, "available", t.cus > 0);
 	jv_set_str(r, "source", "occupancy.json");

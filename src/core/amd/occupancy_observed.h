@@ -22,7 +22,8 @@
 #include "read/amd/att_occupancy.h"
 #include "core/amd/wave_agg.h"
 
-/* Builds the "observed" object from the events (which it filters and sorts in place). */
+/* Builds the "observed" object from the events (which it filters in place, keeping their
+ * order: the walk goes through a sorted index). */
 jv *occupancy_observed(att_occupancy *o, const wave_cu *cus, size_t n_cus, const char *kernel);
 
 #endif

@@ -104,10 +104,18 @@ static size_t quick_rows(att_scan *s, int first, int64_t se, att_occupancy *o)
 	return quick_rows_any(s, first, se, o);
 }
 
+/* The shortest row is "[0,0,0,0,0]," (12 bytes). */
+#define OCC_MIN_ROW 12
+
 static int read_se(att_scan *s, int64_t se, att_occupancy *o)
 {
 	if (att_scan_expect(s, '[', "an array of events"))
 		return -1;
+	/* Room for every row the rest of the file can hold, reserved once: only the pages the
+	 * rows touch cost, where growing by doubling copied the array at every step into fresh
+	 * pages. */
+	if (!o->cap)
+		o->v = xgrow(o->v, &o->cap, (s->len - s->pos) / OCC_MIN_ROW + 1, sizeof *o->v);
 	int first = 1, more;
 	for (;;) {
 		if (quick_rows(s, first, se, o)) {

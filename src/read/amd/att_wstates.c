@@ -68,6 +68,9 @@ ATT_FAST_CLONES static int read_ints(att_scan *s, int64_t **v, size_t *n, const 
 	}
 	if (more < 0)
 		return -1;
+	/* The reservation handed back: the next array is then placed right after this one, in
+	 * pages already touched rather than fresh ones. */
+	*v = xreallocarray(*v, *n ? *n : 1, sizeof **v);
 	for (size_t i = 1; monotone && i < *n; i++)
 		if ((*v)[i] < (*v)[i - 1]) {
 			s->pos--; /* at the closing ']' */
