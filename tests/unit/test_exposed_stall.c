@@ -196,14 +196,22 @@ TEST(exposed_stall_empty_window_adds_no_stall)
 		free(p);
 	}
 	for (int threads = 1; threads <= 2; threads++) {
-		jv *ex = NULL;
+		jv *ex = NULL, *wf = NULL;
 		fp_err e = FP_ERR_INIT;
-		CHECK_INT(wave_facts_and_exposed(dir, &d, threads, NULL, &ex, NULL, &e), 0);
+		CHECK_INT(wave_facts_and_exposed(dir, &d, threads, &wf, &ex, NULL, &e), 0);
 		CHECK_INT(jv_i64(jv_get(ex, "simds")), 2);
 		CHECK_INT(jv_i64(jv_get(ex, "window_cycles")), 200);
 		CHECK_NEAR(jv_num(jv_get(cls(ex, "vmem_wait"), "stall")), 40, 1e-9);
 		CHECK_NEAR(jv_num(jv_get(cls(ex, "other"), "stall")), 30, 1e-9); /* line 7: none */
 		CHECK(cls(ex, "barrier") == NULL);
+		/* the wave facts, which share exposed stall's sums, count every wave's stall: the
+		 * window-less SIMD's barrier too, and no record on an unknown line */
+		CHECK_INT(jv_i64(jv_get(wf, "traced_waves")), 3);
+		CHECK_NEAR(jv_num(jv_get(cls(wf, "vmem_wait"), "stall")), 40, 1e-9);
+		CHECK_NEAR(jv_num(jv_get(cls(wf, "barrier"), "stall")), 60, 1e-9);
+		CHECK(cls(wf, "other") == NULL);
+		CHECK_INT(jv_i64(jv_get(jv_get(wf, "instructions"), "busiest_wave")), 1);
+		jv_free(wf);
 		jv_free(ex);
 		fp_err_clear(&e);
 	}
@@ -289,6 +297,50 @@ TEST(wave_facts_idle_waves)
 	jv_free(wf);
 	fp_err_clear(&e);
 	trace_dispatch_release(&d);
+}
+
+/* A record on a line past the code table (2^40: a hostile code.json's index) is still looked
+ * up (exposed_wave's code_of falls back to the line index): its store makes its wave a working
+ * one, its stall is summed under its class, and a line past the table with no instruction is
+ * on no known line. */
+TEST(wave_facts_line_past_the_table)
+{
+	char *dir = path_join(t_tmpdir(), "pasttable");
+	fp_err me = FP_ERR_INIT;
+	CHECK_INT(file_mkdirs(dir, &me), 0);
+	trace_dispatch d;
+	trace_dispatch_init(&d);
+	const int64_t far = (int64_t)1 << 40;
+	add(&d, 2, "s_waitcnt vmcnt(0)", TAX_VMEM_WAIT);
+	add(&d, far, "buffer_store_dword v1, v2, s[0:3], 0 offen", TAX_VMEM_ISSUE);
+	char insts[256];
+	/* wave 0: one record, a store far out stalled 7; wave 1: 8 records on the wait (the
+	 * first stalled 20), then one on a far line without an instruction stalled 5 */
+	snprintf(insts, sizeof insts, "[0,3,7,11,%lld]", (long long)far);
+	wave_file(dir, "se0_sm0_sl0_wv0.json", 1, insts);
+	snprintf(insts, sizeof insts,
+		 "[0,9,20,24,2],[24,9,0,4,2],[28,9,0,4,2],[32,9,0,4,2],[36,9,0,4,2],"
+		 "[40,9,0,4,2],[44,9,0,4,2],[48,9,0,4,2],[52,9,5,9,%lld]",
+		 (long long)far + 1);
+	wave_file(dir, "se0_sm0_sl1_wv0.json", 1, insts);
+	for (int threads = 1; threads <= 2; threads++) {
+		jv *wf = NULL, *ex = NULL;
+		fp_err e = FP_ERR_INIT;
+		CHECK_INT(wave_facts_and_exposed(dir, &d, threads, &wf, &ex, NULL, &e), 0);
+		CHECK_INT(jv_i64(jv_get(wf, "traced_waves")), 2);
+		CHECK_INT(jv_i64(jv_get(jv_get(wf, "instructions"), "busiest_wave")), 8);
+		/* wave 0 ran 1 instruction (fewer than 25% of 8) but stored: it worked */
+		CHECK_INT(jv_i64(jv_get(wf, "idle_waves")), 0);
+		CHECK_NEAR(jv_num(jv_get(cls(wf, "vmem_issue"), "stall")), 7, 1e-9);
+		CHECK_NEAR(jv_num(jv_get(cls(wf, "vmem_wait"), "stall")), 20, 1e-9);
+		CHECK_NEAR(jv_num(jv_get(cls(ex, "vmem_issue"), "stall")), 7, 1e-9);
+		CHECK_NEAR(jv_num(jv_get(cls(ex, "other"), "stall")), 5, 1e-9);
+		jv_free(wf);
+		jv_free(ex);
+		fp_err_clear(&e);
+	}
+	trace_dispatch_release(&d);
+	free(dir);
 }
 
 /* The line table of the wave passes answers every line as trace_find_line does: labels that

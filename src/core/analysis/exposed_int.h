@@ -28,10 +28,11 @@
 extern const uint32_t exposed_units_per_share[EXPOSED_MAX_STALLED + 1];
 
 /* A record as exposed_wave keeps it for its group, 16 bytes instead of 40 (att_wave_inst): time
- * relative to its wave's begin, stall, duration and line as they were (each fits 32 bits: else
- * the wave keeps its records as they are). */
+ * relative to its wave's begin, stall and duration as they were (each fits 32 bits: else the
+ * wave keeps its records as they are), and the instruction its line names (-1: none), looked up
+ * once, in exposed_wave, instead of again in the sweep. */
 struct exposed_rec {
-	int32_t t, st, dur, line;
+	int32_t t, st, dur, inst;
 };
 
 /* Buffers of exposed_group, kept in the accumulator across groups (grown, never shrunk). */
@@ -50,6 +51,11 @@ struct exposed_scratch {
 	 * a value does not fit (x->full) */
 	struct exposed_rec *recs;
 	size_t n_recs, cap_recs;
+	/* the stall of compact waves' records per instruction, in 64 bits (each below 2^31, fewer
+	 * than 2^32 of them summed: exact), added into the accumulator's 128-bit sums at the end of
+	 * every group (or sooner, before that bound): one add a record instead of two */
+	uint64_t *stall64;
+	size_t n_stall64;
 	att_wave_inst *full;
 	size_t n_full, cap_full;
 	/* the event merge's view of a group: its waves, their compact records expanded */

@@ -51,6 +51,20 @@ void exposed_init(exposed_acc *a, const trace_dispatch *d)
 	line_index_init(&a->lines, d);
 	a->line_exposed = xcalloc(d->n_insts ? d->n_insts : 1, sizeof *a->line_exposed);
 	a->line_stall = xcalloc(d->n_insts ? d->n_insts : 1, sizeof *a->line_stall);
+	/* an instruction index and its flag in 32 bits: code.json is bounded far below 2^30 rows
+	 * (FLYPROF_LIMIT_ATT); should it not be, every line is looked up in lines instead */
+	a->n_code = d->n_insts < ((size_t)1 << 30) ? a->lines.n : 0;
+	a->code = xmalloc((a->n_code ? a->n_code : 1) * sizeof *a->code);
+	for (size_t l = 0; l < a->n_code; l++)
+		a->code[l] = l && a->lines.inst[l] >= 0 ? (int32_t)(a->lines.inst[l] << 1) : -1;
+}
+
+void exposed_flag(exposed_acc *a, const char *flag)
+{
+	a->flag = flag;
+	for (size_t l = 0; l < a->n_code; l++)
+		if (a->code[l] >= 0)
+			a->code[l] = (a->code[l] & ~1) | (flag[a->code[l] >> 1] != 0);
 }
 
 void exposed_release(exposed_acc *a)
@@ -65,6 +79,7 @@ void exposed_release(exposed_acc *a)
 		free(x->live);
 		free(x->facts);
 		free(x->recs);
+		free(x->stall64);
 		free(x->full);
 		free(x->expand);
 		free(x->views);
@@ -76,6 +91,8 @@ void exposed_release(exposed_acc *a)
 	}
 	free(a->line_exposed);
 	free(a->line_stall);
+	free(a->line_nowin);
+	free(a->code);
 	line_index_release(&a->lines);
 	memset(a, 0, sizeof *a);
 }
@@ -103,6 +120,17 @@ static struct exposed_scratch *scratch_for(exposed_acc *a, size_t n)
 	return x;
 }
 
+/* Adds the 64-bit sums into the accumulator's (exposed_scratch.stall64). */
+static void flush_stall64(exposed_acc *a, struct exposed_scratch *x)
+{
+	if (!x->n_stall64)
+		return;
+	for (size_t i = 0; i < a->d->n_insts; i++)
+		a->line_stall[i] += x->stall64[i];
+	memset(x->stall64, 0, a->d->n_insts * sizeof *x->stall64);
+	x->n_stall64 = 0;
+}
+
 void exposed_store_reset(exposed_acc *a)
 {
 	struct exposed_scratch *x = scratch_for(a, 0);
@@ -118,10 +146,11 @@ void exposed_store_reset(exposed_acc *a)
 #define EXPOSED_CLONES
 #endif
 
-/* Keeps n records compact in r; returns their values + 2^31 or-ed: v fits 32 bits when v + 2^31
- * (unsigned) is below 2^32. The time is kept as time - begin modulo 2^64 and read back as begin
- * + that, modulo 2^64 (trace_add): the same time whatever the difference was, so only the kept
- * value need fit. A loop of its own, without branches: the compiler vectorises it. */
+/* Keeps n records compact in r (the line where the instruction goes: exposed_wave puts it
+ * there); returns their values + 2^31 or-ed: v fits 32 bits when v + 2^31 (unsigned) is below
+ * 2^32. The time is kept as time - begin modulo 2^64 and read back as begin + that, modulo 2^64
+ * (trace_add): the same time whatever the difference was, so only the kept value need fit. A
+ * loop of its own, without branches: the compiler vectorises it. */
 EXPOSED_CLONES static uint64_t compact_recs(struct exposed_rec *r, const att_wave_inst *in,
 					    size_t n, uint64_t begin)
 {
@@ -130,58 +159,88 @@ EXPOSED_CLONES static uint64_t compact_recs(struct exposed_rec *r, const att_wav
 	for (size_t k = 0; k < n; k++) {
 		uint64_t rel = (uint64_t)in[k].time - begin;
 		over |= (rel + half) | ((uint64_t)in[k].stall + half) |
-			((uint64_t)in[k].duration + half) | ((uint64_t)in[k].line + half);
+			((uint64_t)in[k].duration + half);
 		r[k] = (struct exposed_rec){(int32_t)rel, (int32_t)in[k].stall,
-					    (int32_t)in[k].duration, (int32_t)in[k].line};
+					    (int32_t)in[k].duration, 0};
 	}
 	return over;
 }
 
-/* One pass of few operations a record, run while the pass has just parsed them: the order check
- * the block sweep relies on, the records' summed stall (which does not depend on the way the
- * group is swept: every stalled record's stall is added once), and the records kept for the
- * group, compact (struct exposed_rec) when every value fits 32 bits, else as they are
- * (x->full). */
+/* The instruction a record's line names and its flag, as code[] has them (-1: none). */
+static inline int32_t code_of(const exposed_acc *a, int64_t line)
+{
+	if ((uint64_t)line < a->n_code) /* a negative line casts above any bound */
+		return a->code[line];
+	long i = line > 0 ? line_index_find(&a->lines, line) : -1;
+	return i < 0 ? -1 : (int32_t)((uint64_t)i << 1 | (a->flag && a->flag[i]));
+}
+
+/* Two passes over a wave's records, run while the pass has just parsed them: the records kept
+ * for the group, compact (struct exposed_rec, by compact_recs) when every value fits 32 bits,
+ * else as they are (x->full); then one loop for the rest: each record's instruction, looked up
+ * once for the kept record, the wave facts' counts, the summed stall (which does not depend on
+ * the way the group is swept: every stalled record's stall is added once) and the order check
+ * the block sweep relies on. */
 void exposed_wave(exposed_acc *a, const att_wave *w, exposed_wave_facts *f)
 {
 	struct exposed_scratch *x = scratch_for(a, 0);
 	size_t n = w->n_insts;
 	/* one more than needed: never a null array, even for a group of waves without records */
 	x->recs = xgrow(x->recs, &x->cap_recs, x->n_recs + n + 1, sizeof *x->recs);
-	uint64_t over = compact_recs(x->recs + x->n_recs, w->insts, n, (uint64_t)w->begin);
-	const att_wave_inst *in = w->insts, *stop = in + n;
-	while (in < stop && in->stall <= 0 && in->duration <= 0)
-		in++; /* no events (nor stall) */
-	int64_t prev = INT64_MIN, first = in < stop ? in->time : 0;
-	int ok = 1, events = in < stop;
-	exposed_fx unknown = 0;
-	for (; in < stop; in++) {
+	struct exposed_rec *r = x->recs + x->n_recs;
+	uint64_t over = compact_recs(r, w->insts, n, (uint64_t)w->begin);
+	const att_wave_inst *in = w->insts;
+	size_t k0 = 0;
+	while (k0 < n && in[k0].stall <= 0 && in[k0].duration <= 0)
+		k0++; /* no events (nor stall) */
+	f->compact = over >> 32 == 0;
+	/* a compact wave's stall goes to the 64-bit sums, flushed before they could overflow */
+	int small = f->compact && n < ((size_t)1 << 32);
+	if (small && x->n_stall64 + n >= ((size_t)1 << 32))
+		flush_stall64(a, x);
+	if (small && !x->stall64)
+		x->stall64 = xcalloc(a->d->n_insts ? a->d->n_insts : 1, sizeof *x->stall64);
+	x->n_stall64 += small ? n : 0;
+	int64_t prev = INT64_MIN, mapped = 0, flagged = 0, latency = 0;
+	int ok = 1;
+	exposed_fx unknown = 0, *line_stall = a->line_stall;
+	uint64_t *stall64 = x->stall64;
+	for (size_t k = 0; k < n; k++) {
+		const int64_t time = in[k].time, dur = in[k].duration;
+		const int64_t st = in[k].stall > 0 ? in[k].stall : 0;
+		latency = trace_add(latency, dur > 0 ? dur : 0);
+		int32_t c = code_of(a, in[k].line);
+		r[k].inst = c >> 1;
+		if (c >= 0) {
+			mapped++;
+			flagged += c & 1;
+			if (small)
+				stall64[c >> 1] += (uint64_t)st;
+			else
+				line_stall[c >> 1] += (uint64_t)st;
+		} else {
+			unknown += (uint64_t)st;
+		}
 		/* the record's events span [time, time + ext); none when ext <= 0 */
-		int64_t st = in->stall > 0 ? in->stall : 0;
-		int64_t ext = in->duration > st ? in->duration : st, last;
+		int64_t ext = dur > st ? dur : st, last;
 		if (ext > 0) {
 			/* a time past INT64_MAX (a hostile file) takes the event merge, so that the
 			 * sweep's intervals of one wave never overlap (EXPOSED_STALL_ONE). While
 			 * the wave is in order, last >= time >= prev: prev is the latest event so
 			 * far (once out of order, prev no longer matters) */
-			ok &= !__builtin_add_overflow(in->time, ext, &last) & (in->time >= prev);
+			ok &= !__builtin_add_overflow(time, ext, &last) & (time >= prev);
 			prev = last;
-		}
-		if (st > 0) {
-			long i = exposed_inst_of(a, in);
-			if (i >= 0)
-				a->line_stall[i] += (uint64_t)st;
-			else
-				unknown += (uint64_t)st;
 		}
 	}
 	a->unknown_stall += unknown;
-	f->events = (uint8_t)events;
+	f->events = (uint8_t)(k0 < n);
 	f->in_order = (uint8_t)ok;
-	f->first = first;
-	f->end = events ? prev : 0;
+	f->first = k0 < n ? in[k0].time : 0;
+	f->end = k0 < n ? prev : 0;
 	f->n = n;
-	f->compact = over >> 32 == 0;
+	f->mapped = mapped;
+	f->flagged = flagged;
+	f->latency = latency;
 	if (f->compact) {
 		f->at = x->n_recs;
 		x->n_recs += n;
@@ -284,10 +343,8 @@ static void block_intervals(exposed_acc *a, struct exposed_scratch *x, const wav
 			if (st > 0 && clip(time, time + st, b0, len, &i0, &i1)) {
 				x->delta[i0] += EXPOSED_STALL_ONE;
 				x->delta[i1] -= EXPOSED_STALL_ONE;
-				long inst =
-				    in->line > 0 ? line_index_find(&a->lines, in->line) : -1;
-				*piece_push(x) = (struct exposed_piece){(uint32_t)i0, (uint32_t)i1,
-									(int32_t)inst};
+				*piece_push(x) =
+				    (struct exposed_piece){(uint32_t)i0, (uint32_t)i1, in->inst};
 			}
 			if (in->dur > st && clip(time + st, time + in->dur, b0, len, &i0, &i1)) {
 				x->delta[i0]++;
@@ -374,8 +431,9 @@ static uint64_t swept_cycles(const struct exposed_scratch *x, size_t n, int64_t 
 }
 
 /* g with its waves' records as exposed_wave kept them, as records again (the compact ones
- * expanded: the same values), for the event merge and unsum_stall. */
-static wave_group group_view(struct exposed_scratch *x, const wave_group *g,
+ * expanded: the same values, and a line that names the same instruction: its own), for the
+ * event merge and unsum_stall. */
+static wave_group group_view(const exposed_acc *a, struct exposed_scratch *x, const wave_group *g,
 			     const exposed_wave_facts *f)
 {
 	size_t n_exp = 0;
@@ -395,16 +453,18 @@ static wave_group group_view(struct exposed_scratch *x, const wave_group *g,
 		v->insts = x->expand + off;
 		for (size_t k = 0; k < f[w].n; k++) {
 			const struct exposed_rec *r = &x->recs[f[w].at + k];
+			int64_t line = r->inst >= 0 ? a->d->insts[r->inst].code_line : 0;
 			x->expand[off + k] = (att_wave_inst){trace_add(g->waves[w].begin, r->t), 0,
-							     r->st, r->dur, r->line};
+							     r->st, r->dur, line};
 		}
 		off += f[w].n;
 	}
 	return (wave_group){g->se, g->cu, g->simd, x->views, g->n, g->pos};
 }
 
-/* Takes g's records' stall, which exposed_wave added, back out of the sums (exact: the sums are
- * unsigned, so adding and subtracting the same values gives the bytes before). */
+/* Notes g's records' stall, which exposed_wave added, as that of a SIMD without a window, to be
+ * taken out of the sums (exposed_line_stall; exact: the sums are unsigned, so adding and
+ * subtracting the same values gives the bytes before). */
 static void unsum_stall(exposed_acc *a, const wave_group *g)
 {
 	for (size_t w = 0; w < g->n; w++)
@@ -413,10 +473,14 @@ static void unsum_stall(exposed_acc *a, const wave_group *g)
 			if (in->stall <= 0)
 				continue;
 			long i = exposed_inst_of(a, in);
-			if (i >= 0)
-				a->line_stall[i] -= (uint64_t)in->stall;
-			else
-				a->unknown_stall -= (uint64_t)in->stall;
+			if (i < 0) {
+				a->unknown_nowin += (uint64_t)in->stall;
+				continue;
+			}
+			if (!a->line_nowin)
+				a->line_nowin = xcalloc(a->d->n_insts ? a->d->n_insts : 1,
+							sizeof *a->line_nowin);
+			a->line_nowin[i] += (uint64_t)in->stall;
 		}
 }
 
@@ -430,8 +494,9 @@ void exposed_group_facts(exposed_acc *a, const wave_group *g, const exposed_wave
 		records += f[w].n;
 	}
 	struct exposed_scratch *x = scratch_for(a, g->n);
+	flush_stall64(a, x); /* the group's waves' stall: the sums are whole again */
 	if (!g->n || hi <= lo) {
-		wave_group v = group_view(x, g, f);
+		wave_group v = group_view(a, x, g, f);
 		unsum_stall(a, &v); /* no window: the SIMD adds nothing */
 		return;
 	}
@@ -461,7 +526,7 @@ void exposed_group_facts(exposed_acc *a, const wave_group *g, const exposed_wave
 	if (in_order && !sparse) {
 		group_blocks(a, g, lo, hi, n);
 	} else {
-		wave_group v = group_view(x, g, f);
+		wave_group v = group_view(a, x, g, f);
 		exposed_events_group(a, &v, lo, hi);
 	}
 	x->cur = NULL;
@@ -487,9 +552,17 @@ void exposed_merge(exposed_acc *dst, const exposed_acc *src)
 	dst->exposed += src->exposed;
 	dst->unknown_exposed += src->unknown_exposed;
 	dst->unknown_stall += src->unknown_stall;
+	dst->unknown_nowin += src->unknown_nowin;
 	for (size_t i = 0; i < dst->d->n_insts; i++) {
 		dst->line_exposed[i] += src->line_exposed[i];
 		dst->line_stall[i] += src->line_stall[i];
+	}
+	if (src->line_nowin) {
+		if (!dst->line_nowin)
+			dst->line_nowin =
+			    xcalloc(dst->d->n_insts ? dst->d->n_insts : 1, sizeof *dst->line_nowin);
+		for (size_t i = 0; i < dst->d->n_insts; i++)
+			dst->line_nowin[i] += src->line_nowin[i];
 	}
 }
 
@@ -501,10 +574,10 @@ void exposed_class_sums(const exposed_acc *a, exposed_fx exposed[TAX__COUNT],
 	for (size_t i = 0; i < a->d->n_insts; i++) {
 		int c = tax_class_of_inst(a->d, (long)i);
 		exposed[c] += a->line_exposed[i];
-		stall[c] += a->line_stall[i];
+		stall[c] += exposed_line_stall(a, i);
 	}
 	exposed[TAX_OTHER] += a->unknown_exposed;
-	stall[TAX_OTHER] += a->unknown_stall;
+	stall[TAX_OTHER] += a->unknown_stall - a->unknown_nowin;
 }
 
 static double pct(double part, double whole)
@@ -565,7 +638,7 @@ jv *exposed_to_json(const exposed_acc *a, size_t top_lines)
 		jv_set_str(e, "isa", t->isa ? t->isa : "");
 		jv_set_str(e, "source", t->source ? t->source : "");
 		jv_set_str(e, "class", tax_class_name((tax_class)tax_class_of_inst(a->d, idx[k])));
-		jv_set_round(e, "stall", (double)a->line_stall[idx[k]], 0);
+		jv_set_round(e, "stall", (double)exposed_line_stall(a, (size_t)idx[k]), 0);
 		jv_set_round(e, "exposed", cycles_of(a->line_exposed[idx[k]]), 1);
 	}
 	free(idx);

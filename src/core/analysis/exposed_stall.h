@@ -45,17 +45,38 @@ __extension__ typedef unsigned __int128 exposed_fx;
 typedef struct exposed_acc {
 	const trace_dispatch *d;
 	line_index lines;
+	/* code line -> instruction index << 1 | its flag (exposed_flag), -1 for none (line 0
+	 * included: a record on line 0 is on no known line); lines beyond are looked up in lines */
+	int32_t *code;
+	size_t n_code;
+	const char *flag; /* per instruction (exposed_flag), NULL: none; borrowed */
 	size_t simds;
 	int64_t window, issue, empty, exposed;
 	exposed_fx unknown_exposed;	       /* units, records on no known line */
 	exposed_fx unknown_stall;	       /* whole cycles (128 bits: no overflow either) */
 	exposed_fx *line_exposed, *line_stall; /* the same, indexed like d->insts */
-	struct exposed_scratch *scratch;       /* exposed_group's buffers, kept across groups */
+	/* Summed stall of SIMDs without a window (their waves' begin and end equal: malformed
+	 * files), which add nothing: line_stall and unknown_stall hold every record's stall, as
+	 * the wave facts want it, and these are taken out of them (exposed_line_stall). NULL until
+	 * such a SIMD comes. */
+	exposed_fx unknown_nowin;
+	exposed_fx *line_nowin;
+	struct exposed_scratch *scratch; /* exposed_group's buffers, kept across groups */
 } exposed_acc;
 
 void exposed_init(exposed_acc *a, const trace_dispatch *d);
+/* Marks instructions (flag[i] nonzero, one per d->insts; borrowed, must outlive a) whose
+ * records exposed_wave counts in exposed_wave_facts.flagged: report's wave facts count VMEM
+ * stores in the same loop over a wave's records. */
+void exposed_flag(exposed_acc *a, const char *flag);
 void exposed_release(exposed_acc *a);
-/* What exposed_group_facts needs of one wave, worked out by exposed_wave. */
+/* Instruction i's summed stall, of the SIMDs with a window. */
+static inline exposed_fx exposed_line_stall(const exposed_acc *a, size_t i)
+{
+	return a->line_stall[i] - (a->line_nowin ? a->line_nowin[i] : 0);
+}
+/* What exposed_group_facts needs of one wave, worked out by exposed_wave, and what the wave
+ * facts need of it (wave_facts.h), counted in the same loop. */
 typedef struct exposed_wave_facts {
 	int64_t first, end; /* its first record's time and its last event's (if events) */
 	uint8_t events;	    /* some record has a stall or an issue */
@@ -63,13 +84,17 @@ typedef struct exposed_wave_facts {
 			       and no event is past INT64_MAX */
 	uint8_t compact;    /* its records are kept in 16 bytes each (exposed_int.h) */
 	size_t at, n;	    /* where they are kept, how many */
+	int64_t mapped;	    /* records on a known line (an instruction of d) */
+	int64_t flagged;    /* of those, records of a flagged instruction (exposed_flag) */
+	int64_t latency;    /* the records' positive durations, summed (wrapping: trace_add) */
 } exposed_wave_facts;
 
 /* Before a group's first wave: drops the records kept for the previous group. */
 void exposed_store_reset(exposed_acc *a);
 /* One wave, in a pass that reads it before its group is complete (wave_pass.h on_wave), while
  * its records are in cache: sums its records' stall into a, keeps its records for the group
- * (compact: the pass itself need not keep them) and fills f. */
+ * (compact: the pass itself need not keep them) and fills f, all in one loop over the
+ * records. */
 void exposed_wave(exposed_acc *a, const att_wave *w, exposed_wave_facts *f);
 /* Adds one SIMD's cycles and exposed shares (each share under its record's line, or unknown);
  * f[k] is what exposed_wave gave for g->waves[k] since the last exposed_store_reset (its stall

@@ -10,18 +10,14 @@
 
 /* ---- the idle-wave figures, class-free while the pass runs ---- */
 
-static void facts_init(wave_facts_acc *a, const wave_report *r)
+static void facts_init(wave_facts_acc *a)
 {
 	memset(a, 0, sizeof *a);
-	a->stall = xcalloc(r->d->n_insts ? r->d->n_insts : 1, sizeof *a->stall);
-	a->line_stall = xcalloc(r->lines.n ? r->lines.n : 1, sizeof *a->line_stall);
 }
 
 static void facts_release(wave_facts_acc *a)
 {
 	free(a->w);
-	free(a->stall);
-	free(a->line_stall);
 	free(a->idle);
 	memset(a, 0, sizeof *a);
 }
@@ -78,33 +74,13 @@ typedef struct worker_part {
 	wave_timeline tl;
 } worker_part;
 
-static void facts_wave(worker_part *p, const att_wave *w)
+/* A wave's figures, counted by exposed_wave in its loop over the records (f); its stall is
+ * summed per instruction there too. */
+static void facts_wave(worker_part *p, const att_wave *w, const exposed_wave_facts *f)
 {
 	const wave_report *r = p->r;
 	wave_facts_acc *a = &p->wf;
-	wave_stat s = {0, 0, 0};
-	const int8_t *kind = r->line_kind;
-	size_t n_tab = r->lines.n;
-	for (size_t k = 0; k < w->n_insts; k++) {
-		const att_wave_inst *in = &w->insts[k];
-		int64_t line = in->line, stall = in->stall > 0 ? in->stall : 0;
-		s.latency = trace_add(s.latency, in->duration > 0 ? in->duration : 0);
-		if (line > 0 && (uint64_t)line < n_tab) { /* the table: one load */
-			int kd = kind[line];
-			if (kd < 0)
-				continue;
-			s.insts++;
-			s.stores += kd;
-			a->line_stall[line] = trace_add(a->line_stall[line], stall);
-			continue;
-		}
-		long i = line > 0 ? line_index_find(&r->lines, line) : -1;
-		if (i < 0)
-			continue;
-		s.insts++;
-		s.stores += r->is_store[i];
-		a->stall[i] = trace_add(a->stall[i], stall);
-	}
+	wave_stat s = {f->mapped, f->flagged, f->latency};
 	if (!s.stores) /* the wave may turn out idle: its stalls again, under its count */
 		for (size_t k = 0; k < w->n_insts; k++) {
 			const att_wave_inst *in = &w->insts[k];
@@ -118,17 +94,12 @@ static void facts_wave(worker_part *p, const att_wave *w)
 	a->w[a->n++] = s;
 }
 
-static void facts_merge(wave_facts_acc *dst, const wave_facts_acc *src, size_t n_insts,
-			size_t n_lines)
+static void facts_merge(wave_facts_acc *dst, const wave_facts_acc *src)
 {
 	dst->w = xgrow(dst->w, &dst->cap, dst->n + src->n, sizeof *dst->w);
 	if (src->n)
 		memcpy(dst->w + dst->n, src->w, src->n * sizeof *dst->w);
 	dst->n += src->n;
-	for (size_t i = 0; i < n_insts; i++)
-		dst->stall[i] = trace_add(dst->stall[i], src->stall[i]);
-	for (size_t l = 0; l < n_lines; l++)
-		dst->line_stall[l] = trace_add(dst->line_stall[l], src->line_stall[l]);
 	for (size_t i = 0; i < src->idle_cap; i++)
 		if (src->idle[i].inst >= 0)
 			idle_add(dst, src->idle[i].insts, src->idle[i].inst, src->idle[i].stall);
@@ -162,16 +133,15 @@ static jv *facts_to_json(const wave_facts_acc *a, const wave_report *r)
 		} else if (work_min < 0 || s->insts < work_min)
 			work_min = s->insts;
 	}
-	/* the classes are known now: integer sums per class, then doubles as the JSON has them */
+	/* the classes are known now: integer sums per class, then doubles as the JSON has them.
+	 * Every wave's stall per instruction is exposed stall's sum (exposed_wave adds each
+	 * record's once, in 128 bits); wrapped to 64 bits as every sum of trace values is
+	 * (trace_add), it is the same modulo 2^64 in any order. */
 	int64_t st[TAX__COUNT] = {0}, idle_st[TAX__COUNT] = {0};
-	for (size_t i = 0; i < d->n_insts; i++)
-		st[tax_class_of_inst(d, (long)i)] =
-		    trace_add(st[tax_class_of_inst(d, (long)i)], a->stall[i]);
-	for (size_t l = 0; l < r->lines.n; l++)
-		if (r->lines.inst[l] >= 0) {
-			int c = tax_class_of_inst(d, r->lines.inst[l]);
-			st[c] = trace_add(st[c], a->line_stall[l]);
-		}
+	for (size_t i = 0; i < d->n_insts; i++) {
+		int c = tax_class_of_inst(d, (long)i);
+		st[c] = trace_add(st[c], (int64_t)(uint64_t)r->ex.line_stall[i]);
+	}
 	for (size_t k = 0; k < a->idle_cap; k++) {
 		const idle_slot *q = &a->idle[k];
 		wave_stat s = {q->insts, 0, 0};
@@ -228,8 +198,9 @@ static void *on_begin(void *ctx)
 	wave_report *r = ctx;
 	worker_part *p = xcalloc(1, sizeof *p);
 	p->r = r;
-	facts_init(&p->wf, r);
+	facts_init(&p->wf);
 	exposed_init(&p->ex, r->d);
+	exposed_flag(&p->ex, r->is_store); /* the wave facts count stores in exposed_wave */
 	if (r->tl)
 		wave_timeline_part(&r->tl->t, &p->tl);
 	return p;
@@ -240,11 +211,11 @@ static void *on_begin(void *ctx)
 static void on_wave(void *wk, const char *name, size_t rank, size_t pos, const att_wave *w)
 {
 	worker_part *p = wk;
-	facts_wave(p, w);
 	p->facts = xgrow(p->facts, &p->cap_facts, pos + 1, sizeof *p->facts);
 	if (pos == 0) /* a new group: the previous one is done (or was given up) */
 		exposed_store_reset(&p->ex);
 	exposed_wave(&p->ex, w, &p->facts[pos]);
+	facts_wave(p, w, &p->facts[pos]);
 	if (p->r->tl)
 		wave_timeline_add(&p->tl, name, rank, w);
 }
@@ -263,7 +234,7 @@ static void on_end(void *ctx, void *wk, int ok)
 	wave_report *r = ctx;
 	worker_part *p = wk;
 	if (ok) {
-		facts_merge(&r->wf, &p->wf, r->d->n_insts, r->lines.n);
+		facts_merge(&r->wf, &p->wf);
 		exposed_merge(&r->ex, &p->ex);
 	}
 	if (r->tl) {
@@ -290,10 +261,7 @@ void wave_report_init(wave_report *r, const trace_dispatch *d, const char *dir,
 		int st = 0;
 		r->is_store[i] = isa_vmem_bytes(d->insts[i].isa, &st) && st;
 	}
-	r->line_kind = xmalloc(r->lines.n ? r->lines.n : 1);
-	for (size_t l = 0; l < r->lines.n; l++)
-		r->line_kind[l] = r->lines.inst[l] < 0 ? -1 : (int8_t)r->is_store[r->lines.inst[l]];
-	facts_init(&r->wf, r);
+	facts_init(&r->wf);
 	exposed_init(&r->ex, d);
 	if (tl) {
 		tl->built = 0;
@@ -322,7 +290,6 @@ void wave_report_release(wave_report *r)
 	facts_release(&r->wf);
 	exposed_release(&r->ex);
 	free(r->is_store);
-	free(r->line_kind);
 	line_index_release(&r->lines);
 	memset(r, 0, sizeof *r);
 }

@@ -41,10 +41,7 @@ typedef struct idle_slot {
 typedef struct wave_facts_acc {
 	wave_stat *w; /* per wave, in no particular order */
 	size_t n, cap;
-	/* stall summed over every wave: per code line of the line table (wave_report.line_kind),
-	 * and per instruction (like d->insts) for lines beyond it */
-	int64_t *line_stall;
-	int64_t *stall;
+	/* (the stall summed over every wave, per instruction, is exposed stall's: line_stall) */
 	idle_slot *idle;
 	size_t idle_n, idle_cap;
 } wave_facts_acc;
@@ -63,9 +60,6 @@ typedef struct wave_report {
 	const trace_dispatch *d;
 	line_index lines; /* shared by the workers (read only) */
 	char *is_store;	  /* per instruction: a VMEM store or atomic (isa_vmem_bytes) */
-	/* per code line of lines' table: -1 no instruction, else is_store of its instruction (one
-	 * load a record instead of the index and then the flag) */
-	int8_t *line_kind;
 	wave_facts_acc wf;
 	exposed_acc ex;
 	wave_pass_timeline *tl; /* NULL: no timeline wanted, or its code.json part failed */
