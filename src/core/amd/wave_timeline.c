@@ -1,5 +1,5 @@
 /* Timeline assembly. Wave files are read one at a time into one reused att_wave (the reader
- * keeps its capacity), so memory is the output itself: a few tens of bytes per state segment.
+ * keeps its capacity), so memory is the output itself: a few bytes per state segment.
  * Files are visited in sorted name order, so tracks and waves come out in a stable order. */
 #include "core/amd/wave_timeline.h"
 
@@ -107,15 +107,17 @@ static void read_clocks(const char *dir, wave_timeline *t)
 	free(path);
 }
 
-/* Segments are packed as two zigzag LEB128 integers each (at most 10 bytes): state, cycles
- * (tl_state_iter). The caller has made room. */
-#define TL_SEG_MAX 20
+/* A segment is one unsigned LEB128 integer, cycles << 3 | state, when its state is 0..6 and its
+ * length 0..2^60-1 (every segment of a real trace: mostly two bytes); else the byte 7, then
+ * state and cycles as zigzag LEB128 integers (any int, any int64). At most 16 bytes. */
+#define TL_SEG_MAX   16
+#define TL_SEG_ESC   7
+#define TL_BLOCK_MIN (256u << 10)
 
-/* Writes v at p, returns the byte after it (a local pointer: stores through t->packed would
- * make the compiler reload t after every byte, a byte aliasing anything). */
-static uint8_t *put_int(uint8_t *p, int64_t v)
+/* Writes u at p, returns the byte after it (a local pointer: stores through a field would make
+ * the compiler reload it after every byte, a byte aliasing anything). */
+static uint8_t *put_uint(uint8_t *p, uint64_t u)
 {
-	uint64_t u = v < 0 ? ~((uint64_t)v << 1) : (uint64_t)v << 1;
 	while (u >= 0x80) {
 		*p++ = (uint8_t)(u | 0x80);
 		u >>= 7;
@@ -124,7 +126,26 @@ static uint8_t *put_int(uint8_t *p, int64_t v)
 	return p;
 }
 
-static const uint8_t *get_int(const uint8_t *p, int64_t *v)
+static uint8_t *put_int(uint8_t *p, int64_t v)
+{
+	return put_uint(p, v < 0 ? ~((uint64_t)v << 1) : (uint64_t)v << 1);
+}
+
+static __attribute__((noinline)) uint8_t *put_seg_escaped(uint8_t *p, int state, int64_t cycles)
+{
+	*p++ = TL_SEG_ESC;
+	return put_int(put_int(p, state), cycles);
+}
+
+static inline uint8_t *put_seg(uint8_t *p, int state, int64_t cycles)
+{
+	/* one unsigned compare each: 0 <= state < 7, 0 <= cycles < 2^60 */
+	if ((unsigned)state < TL_SEG_ESC && (uint64_t)cycles < (uint64_t)1 << 60)
+		return put_uint(p, (uint64_t)cycles << 3 | (unsigned)state);
+	return put_seg_escaped(p, state, cycles);
+}
+
+static const uint8_t *get_uint(const uint8_t *p, uint64_t *v)
 {
 	uint64_t u = 0;
 	for (unsigned shift = 0;; shift += 7) {
@@ -133,50 +154,76 @@ static const uint8_t *get_int(const uint8_t *p, int64_t *v)
 		if (!(b & 0x80))
 			break;
 	}
+	*v = u;
+	return p;
+}
+
+static const uint8_t *get_int(const uint8_t *p, int64_t *v)
+{
+	uint64_t u;
+	p = get_uint(p, &u);
 	*v = (u & 1) ? (int64_t) ~(u >> 1) : (int64_t)(u >> 1);
 	return p;
 }
 
-/* The wave's timeline rows with a positive duration, one segment for a run of one state. */
+/* Room for `need` bytes at the end of the last block: a new block when it lacks them (the old
+ * one's tail stays unused). */
+static uint8_t *block_room(wave_timeline *t, size_t need)
+{
+	if (t->n_blocks && t->block_cap - t->block_used >= need)
+		return t->blocks[t->n_blocks - 1] + t->block_used;
+	size_t cap = need > TL_BLOCK_MIN ? need : TL_BLOCK_MIN;
+	t->blocks = xgrow(t->blocks, &t->cap_blocks, t->n_blocks + 1, sizeof *t->blocks);
+	t->blocks[t->n_blocks++] = xmalloc(cap);
+	t->block_used = 0;
+	t->block_cap = cap;
+	return t->blocks[t->n_blocks - 1];
+}
+
+/* The wave's timeline rows with a positive duration, one segment for a run of one state. The
+ * state is compared as the row has it and kept as an int, so a row whose state does not fit
+ * an int opens a segment of its own. Sums wrap (trace_add): the end is the begin plus the
+ * segments' lengths, added per segment rather than per row. */
 static void add_states(wave_timeline *t, const att_wave *w, tl_wave *tw)
 {
-	tw->states_at = t->n_packed;
-	tw->n_states = 0;
-	t->packed =
-	    xgrow(t->packed, &t->cap_packed, t->n_packed + TL_SEG_MAX * (w->n_timeline + 1), 1);
-	uint8_t *p = t->packed + t->n_packed;
+	/* no overflow: the rows, 16 bytes each, are in memory */
+	uint8_t *p0 = block_room(t, TL_SEG_MAX * (w->n_timeline + 1)), *p = p0;
+	const att_wave_state *s = w->timeline, *end = s + w->n_timeline;
 	size_t n = 0;
-	int64_t at = w->begin, cycles = 0;
-	int state = 0, open = 0;
-	for (size_t i = 0; i < w->n_timeline; i++) {
-		const att_wave_state *s = &w->timeline[i];
-		if (s->duration <= 0)
-			continue;
-		if (open && state == s->state) {
-			cycles = trace_add(cycles, s->duration);
-		} else {
-			if (open) {
-				p = put_int(put_int(p, state), cycles);
-				n++;
+	int64_t at = w->begin;
+	while (s < end && s->duration <= 0)
+		s++;
+	if (s < end) {
+		int state = (int)s->state;
+		int64_t cycles = s->duration;
+		for (s++; s < end; s++) {
+			if (s->duration <= 0)
+				continue;
+			if (state == s->state) {
+				cycles = trace_add(cycles, s->duration);
+				continue;
 			}
-			open = 1;
+			p = put_seg(p, state, cycles);
+			n++;
+			at = trace_add(at, cycles);
 			state = (int)s->state;
 			cycles = s->duration;
 		}
-		at = trace_add(at, s->duration);
-	}
-	if (open) {
-		p = put_int(put_int(p, state), cycles);
+		p = put_seg(p, state, cycles);
 		n++;
+		at = trace_add(at, cycles);
 	}
-	t->n_packed = (size_t)(p - t->packed);
+	tw->states = p0;
 	tw->n_states = n;
 	tw->states_end = at;
+	t->block_used += (size_t)(p - p0);
+	t->n_packed += (size_t)(p - p0);
 }
 
 void tl_states_first(const wave_timeline *t, const tl_wave *w, tl_state_iter *it)
 {
-	it->p = t->packed + w->states_at;
+	(void)t;
+	it->p = w->states;
 	it->left = w->n_states;
 	it->at = w->begin;
 }
@@ -185,9 +232,16 @@ int tl_states_next(tl_state_iter *it, tl_state *s)
 {
 	if (!it->left)
 		return 0;
-	int64_t state;
-	it->p = get_int(get_int(it->p, &state), &s->cycles);
-	s->state = (int)state;
+	uint64_t u;
+	it->p = get_uint(it->p, &u);
+	if ((u & 7) != TL_SEG_ESC) {
+		s->state = (int)(u & 7);
+		s->cycles = (int64_t)(u >> 3);
+	} else {
+		int64_t state;
+		it->p = get_int(get_int(it->p, &state), &s->cycles);
+		s->state = (int)state;
+	}
 	s->begin = it->at;
 	it->at = trace_add(it->at, s->cycles);
 	it->left--;
@@ -272,27 +326,36 @@ static void *append(void *dst, size_t *n, size_t *cap, const void *src, size_t m
 	return dst;
 }
 
+/* t takes part's blocks (the waves' states pointers stay valid): the last block is part's. */
+static void take_blocks(wave_timeline *t, wave_timeline *part)
+{
+	if (!part->n_blocks)
+		return;
+	t->blocks = append(t->blocks, &t->n_blocks, &t->cap_blocks, part->blocks, part->n_blocks,
+			   sizeof *t->blocks);
+	t->block_used = part->block_used;
+	t->block_cap = part->block_cap;
+	t->n_packed += part->n_packed;
+	part->n_blocks = part->n_packed = 0;
+}
+
 void wave_timeline_merge(wave_timeline *t, wave_timeline *part)
 {
-	if (!t->n_waves && !t->n_packed && !t->n_insts && !t->n_tracks) {
+	take_blocks(t, part);
+	if (!t->n_waves && !t->n_insts && !t->n_tracks) {
 		/* the first part (the only one with one worker): take its arrays as they are */
 		free(t->waves);
-		free(t->packed);
 		free(t->insts);
 		free(t->tracks);
 		t->waves = part->waves, t->n_waves = part->n_waves, t->cap_waves = part->cap_waves;
-		t->packed = part->packed, t->n_packed = part->n_packed;
-		t->cap_packed = part->cap_packed;
 		t->insts = part->insts, t->n_insts = part->n_insts, t->cap_insts = part->cap_insts;
 		t->tracks = part->tracks, t->n_tracks = part->n_tracks;
-		part->waves = NULL, part->packed = NULL, part->insts = NULL, part->tracks = NULL;
-		part->n_waves = part->n_packed = part->n_insts = part->n_tracks = 0;
+		part->waves = NULL, part->insts = NULL, part->tracks = NULL;
+		part->n_waves = part->n_insts = part->n_tracks = 0;
 		wave_timeline_release(part);
 		return;
 	}
-	size_t packed0 = t->n_packed, inst0 = t->n_insts, n_waves = t->n_waves;
-	t->packed =
-	    append(t->packed, &t->n_packed, &t->cap_packed, part->packed, part->n_packed, 1);
+	size_t inst0 = t->n_insts, n_waves = t->n_waves;
 	t->insts = append(t->insts, &t->n_insts, &t->cap_insts, part->insts, part->n_insts,
 			  sizeof *t->insts);
 	t->waves =
@@ -300,7 +363,6 @@ void wave_timeline_merge(wave_timeline *t, wave_timeline *part)
 	for (size_t i = t->n_waves; i < n_waves; i++) {
 		tl_wave *w = &t->waves[i];
 		w->track = track_of(t, &part->tracks[w->track]);
-		w->states_at += packed0;
 		w->first_inst += inst0;
 	}
 	t->n_waves = n_waves;
@@ -442,7 +504,9 @@ void wave_timeline_release(wave_timeline *t)
 	free(t->hot);
 	free(t->tracks);
 	free(t->waves);
-	free(t->packed);
+	for (size_t i = 0; i < t->n_blocks; i++)
+		free(t->blocks[i]);
+	free(t->blocks);
 	free(t->insts);
 	free(t->clocks);
 	free(t->kernel);

@@ -23,7 +23,7 @@ typedef struct tl_track {
 typedef struct tl_wave {
 	size_t track;
 	int64_t id, begin, end; /* cycles of the wave's SE */
-	size_t states_at; /* its state segments: n_states of them, packed at packed[states_at] */
+	const uint8_t *states;	/* its state segments: n_states of them, packed, in t's blocks */
 	size_t n_states;
 	int64_t states_end; /* where the last segment ends (begin when there is none) */
 	size_t first_inst, n_insts;
@@ -39,7 +39,7 @@ typedef struct tl_state {
 /* The segments of one wave, in order. They are kept packed (a few bytes each instead of a
  * tl_state's 24: a large trace has more segments than instruction records, and the timeline
  * holds them all): each segment starts where the one before ended, the first at the wave's
- * begin, so only its state and length are stored, as variable-length integers. */
+ * begin, so only its state and length are stored, mostly as one variable-length integer. */
 typedef struct tl_state_iter {
 	const uint8_t *p;
 	size_t left;
@@ -68,8 +68,12 @@ typedef struct wave_timeline {
 	size_t n_tracks;
 	tl_wave *waves;
 	size_t n_waves, cap_waves;
-	uint8_t *packed; /* the waves' state segments (tl_wave.states_at) */
-	size_t n_packed, cap_packed;
+	/* The waves' state segments (tl_wave.states), in blocks that never move: growing one array
+	 * copied it at every doubling and touched twice its pages; a merge moves the blocks. */
+	uint8_t **blocks;
+	size_t n_blocks, cap_blocks;
+	size_t block_used, block_cap; /* of the last block */
+	size_t n_packed;	      /* bytes of segments in all blocks */
 	tl_inst *insts;
 	size_t n_insts, cap_insts;
 	tl_hot_line *hot;
