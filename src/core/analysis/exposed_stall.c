@@ -324,12 +324,49 @@ first_undone(const struct exposed_rec *from, const struct exposed_rec *to, int64
 	return to;
 }
 
+/* One wave's records from in on that start before the block's end, in a group whose times are
+ * all far from the int64 limits (group_blocks' `tame`): each record's time relative to the
+ * block's start is then the wave's begin relative to it plus the kept time, exactly, and the
+ * intervals are cut to the block with plain compares. Returns the first record not started. */
+static const struct exposed_rec *wave_block_tame(struct exposed_scratch *x,
+						 const struct exposed_rec *in,
+						 const struct exposed_rec *end, int64_t off,
+						 int64_t len)
+{
+	uint32_t *delta = x->delta;
+	for (; in < end; in++) {
+		const int64_t rel = off + in->t, dur = in->dur;
+		if (rel >= len)
+			break;
+		const int64_t st = in->st > 0 ? in->st : 0;
+		if (st > 0) {
+			int64_t i0 = rel > 0 ? rel : 0, i1 = rel + st < len ? rel + st : len;
+			if (i0 < i1) {
+				delta[i0] += EXPOSED_STALL_ONE;
+				delta[i1] -= EXPOSED_STALL_ONE;
+				*piece_push(x) =
+				    (struct exposed_piece){(uint32_t)i0, (uint32_t)i1, in->inst};
+			}
+		}
+		if (dur > st) {
+			int64_t i0 = rel + st > 0 ? rel + st : 0,
+				i1 = rel + dur < len ? rel + dur : len;
+			if (i0 < i1) {
+				delta[i0]++;
+				delta[i1]--;
+			}
+		}
+	}
+	return in;
+}
+
 /* Adds the live waves' intervals in [b0, b0 + len) to x->delta and their stall intervals' parts
  * to x->pieces; moves each wave past the records done by the block's end, dropping the waves
  * done (at their end or at a record past the window's end hi). The waves are in order
- * (exposed_wave checked them). */
-static void block_intervals(exposed_acc *a, struct exposed_scratch *x, const wave_group *g,
-			    size_t *n_live, int64_t b0, int64_t len, int64_t hi)
+ * (exposed_wave checked them); tame: every time of the group is far from the int64 limits
+ * (wave_block_tame). */
+static void block_intervals(struct exposed_scratch *x, const wave_group *g, size_t *n_live,
+			    int64_t b0, int64_t len, int64_t hi, int tame)
 {
 	int64_t b1 = b0 + len;
 	x->n_pieces = 0;
@@ -338,7 +375,9 @@ static void block_intervals(exposed_acc *a, struct exposed_scratch *x, const wav
 		const int64_t base = g->waves[w].begin;
 		const struct exposed_rec *end = x->recs + x->cur[w].at + x->cur[w].n;
 		const struct exposed_rec *in = x->pos[w];
-		for (; in < end && trace_add(base, in->t) < b1; in++) {
+		if (tame)
+			in = wave_block_tame(x, in, end, base - b0, len);
+		for (; !tame && in < end && trace_add(base, in->t) < b1; in++) {
 			int64_t time = trace_add(base, in->t), st = in->st > 0 ? in->st : 0, i0, i1;
 			if (st > 0 && clip(time, time + st, b0, len, &i0, &i1)) {
 				x->delta[i0] += EXPOSED_STALL_ONE;
@@ -386,6 +425,14 @@ static void block_sums(exposed_acc *a, struct exposed_scratch *x, int64_t len, i
  * its n waves with events by first record. */
 static void group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_t hi, size_t n)
 {
+	/* A record's time is its wave's begin plus a kept value below 2^31 in size, its events
+	 * end below 2^32 later: with every begin and end within 2^61 of 0 each difference the
+	 * sweep takes is exact in int64 (wave_block_tame); else it keeps to wrapping sums. */
+	const int64_t far = (int64_t)1 << 61;
+	int tame = 1;
+	for (size_t w = 0; w < g->n; w++)
+		tame &= g->waves[w].begin > -far && g->waves[w].begin < far &&
+			g->waves[w].end > -far && g->waves[w].end < far;
 	struct exposed_scratch *x = a->scratch;
 	size_t next = 0, n_live = 0;
 	int64_t issue = 0, exposed = 0;
@@ -397,7 +444,7 @@ static void group_blocks(exposed_acc *a, const wave_group *g, int64_t lo, int64_
 		int64_t len = hi - b0 > EXPOSED_BLOCK ? EXPOSED_BLOCK : hi - b0, b1 = b0 + len;
 		while (next < n && x->first[x->order[next]] < b1)
 			x->live[n_live++] = x->order[next++];
-		block_intervals(a, x, g, &n_live, b0, len, hi);
+		block_intervals(x, g, &n_live, b0, len, hi, tame);
 		block_sums(a, x, len, &issue, &exposed);
 		/* the next block starts where the next record does, or right here */
 		int64_t nb = next < n ? x->first[x->order[next]] : INT64_MAX;
