@@ -310,4 +310,20 @@ TEST(att_wave_file_name_numbers)
 		CHECK(!dispatch_wave_file_name(not [i], &f));
 		CHECK(!dispatch_is_wave_file(not [i]));
 	}
+	/* The numbers as strtoll reads them: leading zeros, and the largest value for one too long
+	 * for 64 bits (19 digits still fit). */
+	CHECK(dispatch_wave_file_name("se007_sm0_sl9223372036854775807_wv9223372036854775808.json",
+				      &f));
+	CHECK_INT(f.se, 7);
+	CHECK_INT(f.simd, 0);
+	CHECK(f.slot == INT64_MAX);
+	CHECK(f.wave == INT64_MAX);
+	CHECK(dispatch_wave_file_name("se99999999999999999999999_sm1_sl922337203685477580_wv2.json",
+				      &f));
+	CHECK(f.se == INT64_MAX);
+	CHECK(f.slot == 922337203685477580LL);
+	CHECK_INT(f.wave, 2);
+	CHECK(!dispatch_wave_file_name("se1_sm2_sl3_wv4.jso", &f));
+	CHECK(!dispatch_wave_file_name("se1_sm2_sl3_wv4", &f));
+	CHECK(!dispatch_wave_file_name("se1_sm2_sl3_wv 4.json", &f));
 }

@@ -35,18 +35,38 @@ static int digits(const char **p)
 	return 1;
 }
 
+/* The digits at *p as strtoll reads them (past INT64_MAX: INT64_MAX), moving *p past them; 0
+ * when there is none. Asked of every name of a dispatch directory of thousands of wave files:
+ * one pass over the characters, where strtoll then a second walk cost ~800 instructions a name. */
+static int number(const char **p, int64_t *v)
+{
+	const char *s = *p;
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	uint64_t x = 0;
+	int over = 0;
+	for (; isdigit((unsigned char)*s); s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (x > ((uint64_t)INT64_MAX - d) / 10)
+			over = 1;
+		else
+			x = x * 10 + d;
+	}
+	*v = over ? INT64_MAX : (int64_t)x;
+	*p = s;
+	return 1;
+}
+
 int dispatch_wave_file_name(const char *name, wave_file_name *out)
 {
-	static const char *parts[] = {"se", "_sm", "_sl", "_wv"};
+	static const char parts[4][4] = {"se", "_sm", "_sl", "_wv"};
 	int64_t v[4];
 	const char *p = name;
 	for (int i = 0; i < 4; i++) {
-		size_t n = strlen(parts[i]);
-		if (strncmp(p, parts[i], n) != 0)
-			return 0;
-		p += n;
-		v[i] = strtoll(p, NULL, 10);
-		if (!digits(&p))
+		for (const char *q = parts[i]; *q; q++, p++)
+			if (*p != *q)
+				return 0;
+		if (!number(&p, &v[i]))
 			return 0;
 	}
 	if (strcmp(p, ".json") != 0)
