@@ -363,6 +363,86 @@ char **file_list_subdirs(const char *dir, size_t *n, fp_err *e)
 	return list_names(dir, n, 1, NULL, NULL, e);
 }
 
+void file_listing_init(file_listing *l, const char *dir)
+{
+	memset(l, 0, sizeof *l);
+	l->dir = xstrdup(dir);
+}
+
+/* One walk of l->dir: the names copied one after the other into one block (a copy each would
+ * be thousands of small allocations), in directory order. */
+static void listing_walk(file_listing *l)
+{
+	l->walked = 1;
+	DIR *d = opendir(l->dir);
+	if (!d) {
+		l->err_no = errno;
+		return;
+	}
+	size_t len = 0, cap = 0, cap_at = 0, *at = NULL;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		size_t k = strlen(de->d_name) + 1;
+		l->text = xgrow(l->text, &cap, len + k, 1);
+		memcpy(l->text + len, de->d_name, k);
+		at = xgrow(at, &cap_at, l->n + 1, sizeof *at);
+		at[l->n++] = len;
+		len += k;
+	}
+	closedir(d);
+	l->names = xcalloc(l->n + 1, sizeof *l->names);
+	for (size_t i = 0; i < l->n; i++)
+		l->names[i] = l->text + at[i];
+	free(at);
+}
+
+char **file_listing_names(file_listing *l, size_t *n, fp_err *e)
+{
+	if (!l->walked)
+		listing_walk(l);
+	*n = 0;
+	if (!l->names) {
+		fp_fail(e, l->err_no == ENOENT ? ERR_NO_ARTIFACT : ERR_IO_ERROR, "%s: %s", l->dir,
+			strerror(l->err_no));
+		return NULL;
+	}
+	if (!l->sorted)
+		qsort(l->names, l->n, sizeof *l->names, cmp_names);
+	l->sorted = 1;
+	*n = l->n;
+	return l->names;
+}
+
+size_t file_listing_count(file_listing *l, file_name_match match, void *ctx)
+{
+	if (!l->walked)
+		listing_walk(l);
+	size_t k = 0;
+	for (size_t i = 0; l->names && i < l->n; i++)
+		k += match(l->names[i], ctx) != 0;
+	return k;
+}
+
+int file_listing_any(file_listing *l, file_name_match match, void *ctx)
+{
+	if (!l->walked)
+		listing_walk(l);
+	for (size_t i = 0; l->names && i < l->n; i++)
+		if (match(l->names[i], ctx))
+			return 1;
+	return 0;
+}
+
+void file_listing_release(file_listing *l)
+{
+	free(l->dir);
+	free(l->names);
+	free(l->text);
+	memset(l, 0, sizeof *l);
+}
+
 void file_list_free(char **names, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

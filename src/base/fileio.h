@@ -67,4 +67,31 @@ int file_dir_any(const char *dir, file_name_match match, void *ctx);
  * unreadable. */
 size_t file_dir_count(const char *dir, file_name_match match, void *ctx);
 
+/* A directory's names read once for the several questions one command asks of them: whether
+ * they hold Nsight Compute exports, how many are wave files, which ones in name order. Each
+ * question would otherwise walk a dispatch directory of thousands of entries again. The walk
+ * is made when first asked (or never), and a listing belongs to the caller that made it: it is
+ * passed along, never found again by its path, so nothing outlives the command that made it
+ * (`run` captures, then analyses what it captured, in one process). */
+typedef struct file_listing {
+	char *dir;    /* owned */
+	char **names; /* into text; sorted once file_listing_names asked; NULL until walked */
+	char *text;   /* the names, NUL-terminated, one after the other */
+	size_t n;
+	int walked, sorted;
+	int err_no; /* the walk's failure (opendir's errno), 0 when it could list */
+} file_listing;
+
+/* An empty listing of dir (copied); nothing is read yet. */
+void file_listing_init(file_listing *l, const char *dir);
+/* The names of l->dir (not . or ..), sorted, walking the directory on the first question: the
+ * array and its strings are borrowed, valid until file_listing_release. When the directory
+ * cannot be listed: NULL with e set as file_list_dir sets it (NO_ARTIFACT, IO_ERROR; e may be
+ * NULL), on every call. */
+char **file_listing_names(file_listing *l, size_t *n, fp_err *e);
+/* file_dir_any and file_dir_count asked of the listing (0 when the directory cannot be read). */
+int file_listing_any(file_listing *l, file_name_match match, void *ctx);
+size_t file_listing_count(file_listing *l, file_name_match match, void *ctx);
+void file_listing_release(file_listing *l);
+
 #endif

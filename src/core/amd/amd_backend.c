@@ -9,17 +9,20 @@
 
 #include "base/xalloc.h"
 
-static int amd_detect(const bundle *b)
+static int amd_detect(const bundle *b, file_listing *top)
 {
 	(void)b;
+	(void)top;
 	return 1;
 }
 
 static int amd_open(const bundle *b, const char *tag, const char *dispatch, backend_dispatch *out,
 		    fp_err *e)
 {
-	/* code.json read once: the selection reads it to count hits */
-	return dispatch_select_read(b, tag, dispatch, &out->choice, &out->trace, e);
+	/* code.json read once: the selection reads it to count hits; the dispatch directory's
+	 * names too: they count its waves, then the wave pass reads them (out->listing) */
+	return dispatch_select_listed(b, tag, dispatch, &out->choice, &out->trace, &out->listing,
+				      e);
 }
 
 static int amd_open_sibling(const backend_dispatch *like, const char *dir, backend_dispatch *out,
@@ -37,7 +40,7 @@ static int amd_open_sibling(const backend_dispatch *like, const char *dir, backe
 static int amd_fill(backend_dispatch *d, const bubbles_params *p, stall_profile *out, jv *warnings,
 		    fp_err *e)
 {
-	return amd_profile_fill(&d->trace, &d->choice, p, out, warnings, e);
+	return amd_profile_fill(&d->trace, &d->choice, &d->listing, p, out, warnings, e);
 }
 
 const backend backend_amd = {

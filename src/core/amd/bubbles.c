@@ -192,8 +192,8 @@ static int sections(bub *b, jv *warnings, fp_err *e)
 	return 0;
 }
 
-int amd_profile_fill(trace_dispatch *d, const dispatch_choice *choice, const bubbles_params *o,
-		     stall_profile *p, jv *warnings, fp_err *e)
+int amd_profile_fill(trace_dispatch *d, const dispatch_choice *choice, file_listing *names,
+		     const bubbles_params *o, stall_profile *p, jv *warnings, fp_err *e)
 {
 	profile_init(p, VENDOR_AMD, UNIT_CYCLES, d);
 	if (o->detail_line >= 0 && bub_check_detail(d, o->detail_line, e))
@@ -204,7 +204,11 @@ int amd_profile_fill(trace_dispatch *d, const dispatch_choice *choice, const bub
 	b.o = o;
 	b.p = p;
 	const char *dir = choice && choice->dir ? choice->dir : d->dir;
-	if (wave_agg_run(dir, d, o->threads, o->detail_line, o->hooks, &b.agg, e))
+	int rc =
+	    names && strcmp(names->dir, dir) == 0
+		? wave_agg_run_listed(names, d, o->threads, o->detail_line, o->hooks, &b.agg, e)
+		: wave_agg_run(dir, d, o->threads, o->detail_line, o->hooks, &b.agg, e);
+	if (rc)
 		return -1;
 	b.have_waves = b.agg.n_files > 0;
 	if (!b.have_waves)
@@ -220,7 +224,7 @@ int amd_profile_fill(trace_dispatch *d, const dispatch_choice *choice, const bub
 	p->totals_note = "code.json (sums over every instruction row, labels excluded)";
 	fill_parts(&b);
 	fill_dispatch(&b, choice);
-	int rc = bub_filenames(&b, p, warnings, e);
+	rc = bub_filenames(&b, p, warnings, e);
 	if (rc == 0)
 		rc = sections(&b, warnings, e);
 	waits_release(&b.waits);
@@ -234,7 +238,7 @@ int bubbles_compute(trace_dispatch *d, const dispatch_choice *choice, const bubb
 {
 	stall_profile p;
 	*out = NULL;
-	int rc = amd_profile_fill(d, choice, o, &p, warnings, e);
+	int rc = amd_profile_fill(d, choice, NULL, o, &p, warnings, e);
 	if (rc == 0) {
 		profile_rank(&p, o->top);
 		*out = profile_to_json(&p);

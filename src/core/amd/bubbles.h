@@ -24,9 +24,11 @@
 
 /* Fills *p (initialised here; profile_release after, also on failure) with the stall profile
  * of trace d: classes written back into d->insts[].klass/category, the parts, waits, totals and
- * the AMD sections (occupancy, wave_states, wave_check, clock, detail). Unranked. */
-int amd_profile_fill(trace_dispatch *d, const dispatch_choice *choice, const bubbles_params *o,
-		     stall_profile *p, jv *warnings, fp_err *e);
+ * the AMD sections (occupancy, wave_states, wave_check, clock, detail). Unranked. names (may be
+ * NULL): a listing the caller made of the dispatch directory, read instead of listing it again
+ * when it is of that directory. */
+int amd_profile_fill(trace_dispatch *d, const dispatch_choice *choice, file_listing *names,
+		     const bubbles_params *o, stall_profile *p, jv *warnings, fp_err *e);
 /* amd_profile_fill, profile_rank and profile_to_json in one. */
 int bubbles_compute(trace_dispatch *d, const dispatch_choice *choice, const bubbles_params *o,
 		    jv **out, bubbles_counts *counts, jv *warnings, fp_err *e);

@@ -17,6 +17,7 @@ typedef struct cand {
 	char *name; /* directory name */
 	long long id;
 	int64_t waves, hits;
+	file_listing *names; /* its listing (borrowed), or NULL: count its waves by a walk */
 } cand;
 
 typedef struct cand_list {
@@ -99,17 +100,20 @@ static int is_wave_name(const char *name, void *ctx)
 	return dispatch_is_wave_file(name);
 }
 
-/* Counted without a listing: the wave pass lists (and sorts) the chosen directory itself, and
- * every candidate would otherwise be listed, copied and sorted just to count its waves. */
-static int64_t count_waves(const char *dir)
+/* From the candidate's listing when it has one (the only candidate: the listing the wave pass
+ * then reads), else counted by a walk that copies nothing: among several candidates, every one
+ * would otherwise be listed just to count its waves. */
+static int64_t count_waves(const cand *c)
 {
-	return (int64_t)file_dir_count(dir, is_wave_name, NULL);
+	if (c->names)
+		return (int64_t)file_listing_count(c->names, is_wave_name, NULL);
+	return (int64_t)file_dir_count(c->dir, is_wave_name, NULL);
 }
 
 /* keep (or NULL): where the code.json read to count the hits is moved, instead of freed. */
 static int measure(cand *c, trace_dispatch *keep, fp_err *e)
 {
-	c->waves = count_waves(c->dir);
+	c->waves = count_waves(c);
 	trace_dispatch d;
 	trace_dispatch_init(&d);
 	int rc = att_code_read(c->dir, &d, e);
@@ -343,8 +347,22 @@ static int fill_choice(const cand *c, const char *tag, strbuf *why, const cand_l
 	return 0;
 }
 
-int dispatch_select_read(const bundle *b, const char *tag, const char *dispatch,
-			 dispatch_choice *out, trace_dispatch *code, fp_err *e)
+/* The only candidate is listed once, in *names: the listing the caller passed when it is of the
+ * same directory (--bundle is the dispatch directory), else a new one in its place. */
+static void list_only(cand_list *l, file_listing *names)
+{
+	if (!names || l->n != 1)
+		return;
+	if (strcmp(names->dir, l->v[0].dir) != 0) {
+		file_listing_release(names);
+		file_listing_init(names, l->v[0].dir);
+	}
+	l->v[0].names = names;
+}
+
+int dispatch_select_listed(const bundle *b, const char *tag, const char *dispatch,
+			   dispatch_choice *out, trace_dispatch *code, file_listing *names,
+			   fp_err *e)
 {
 	memset(out, 0, sizeof *out);
 	if (!tag)
@@ -356,6 +374,7 @@ int dispatch_select_read(const bundle *b, const char *tag, const char *dispatch,
 	int rc = -1, have = 0;
 	if (collect(b, tag, &l, e))
 		goto done;
+	list_only(&l, names);
 	for (size_t i = 0; i < l.n; i++)
 		if (measure(&l.v[i], code && l.n == 1 ? &measured : NULL, e))
 			goto done;
@@ -385,8 +404,14 @@ done:
 	return rc;
 }
 
+int dispatch_select_read(const bundle *b, const char *tag, const char *dispatch,
+			 dispatch_choice *out, trace_dispatch *code, fp_err *e)
+{
+	return dispatch_select_listed(b, tag, dispatch, out, code, NULL, e);
+}
+
 int dispatch_select(const bundle *b, const char *tag, const char *dispatch, dispatch_choice *out,
 		    fp_err *e)
 {
-	return dispatch_select_read(b, tag, dispatch, out, NULL, e);
+	return dispatch_select_listed(b, tag, dispatch, out, NULL, NULL, e);
 }

@@ -17,6 +17,7 @@
 #define FLYPROF_CORE_DISPATCH_SELECT_H
 
 #include "base/err.h"
+#include "base/fileio.h"
 #include "base/json/jv.h"
 #include "core/bundle/bundle.h"
 #include "core/bundle/choice.h"
@@ -32,6 +33,15 @@ int dispatch_select(const bundle *b, const char *tag, const char *dispatch, disp
  * there was only one candidate (a dispatch directory), else read again. */
 int dispatch_select_read(const bundle *b, const char *tag, const char *dispatch,
 			 dispatch_choice *out, trace_dispatch *code, fp_err *e);
+/* The same, sharing a listing with the caller (names may be NULL: dispatch_select_read). On
+ * entry *names is a listing of b->dir (file_listing_init'ed, walked or not); when there is one
+ * candidate, its waves are counted from *names, which is then a listing of that directory (the
+ * same one when it is b->dir, else made in its place), so that the wave pass reads it instead
+ * of listing the directory again. Several candidates are counted each by a walk, and *names is
+ * left as it was. The caller releases *names either way. */
+int dispatch_select_listed(const bundle *b, const char *tag, const char *dispatch,
+			   dispatch_choice *out, trace_dispatch *code, file_listing *names,
+			   fp_err *e);
 
 /* The numbers in a wave file's name, se<se>_sm<simd>_sl<slot>_wv<wave>.json. */
 typedef struct wave_file_name {

@@ -487,21 +487,21 @@ static void merge_lists(wave_agg *out, worker *ks, int nk)
 	out->n_cus = m;
 }
 
-static char **list_wave_files(const char *dir, size_t *n, fp_err *e)
+/* The wave files among the listing's names, in name order: an array of the listing's strings
+ * (they stay the listing's). */
+static char **list_wave_files(file_listing *names, size_t *n, fp_err *e)
 {
 	size_t all = 0;
-	char **names = file_list_dir(dir, &all, e);
-	if (!names)
+	char **v = file_listing_names(names, &all, e);
+	if (!v)
 		return NULL;
+	char **w = xcalloc(all + 1, sizeof *w);
 	size_t m = 0;
-	for (size_t i = 0; i < all; i++) {
-		if (dispatch_is_wave_file(names[i]))
-			names[m++] = names[i];
-		else
-			free(names[i]);
-	}
+	for (size_t i = 0; i < all; i++)
+		if (dispatch_is_wave_file(v[i]))
+			w[m++] = v[i];
 	*n = m;
-	return names;
+	return w;
 }
 
 /* The (SE, SIMD) of every file from its name and the groups: files sorted by (SE, SIMD,
@@ -595,8 +595,24 @@ static void run_workers(worker *ks, int nk)
 int wave_agg_run(const char *dir, const trace_dispatch *d, int threads, int64_t detail_line,
 		 const wave_pass_hooks *hooks, wave_agg *out, fp_err *e)
 {
+	file_listing *own = xcalloc(1, sizeof *own);
+	file_listing_init(own, dir);
+	int rc = wave_agg_run_listed(own, d, threads, detail_line, hooks, out, e);
+	if (rc == 0)
+		out->own = own; /* the file names are its strings */
+	else {
+		file_listing_release(own);
+		free(own);
+	}
+	return rc;
+}
+
+int wave_agg_run_listed(file_listing *names, const trace_dispatch *d, int threads,
+			int64_t detail_line, const wave_pass_hooks *hooks, wave_agg *out, fp_err *e)
+{
+	const char *dir = names->dir;
 	memset(out, 0, sizeof *out);
-	out->files = list_wave_files(dir, &out->n_files, e);
+	out->files = list_wave_files(names, &out->n_files, e);
 	if (!out->files)
 		return -1;
 	int64_t ml = max_line(d);
@@ -655,7 +671,10 @@ int wave_agg_run(const char *dir, const trace_dispatch *d, int threads, int64_t 
 
 void wave_agg_release(wave_agg *a)
 {
-	file_list_free(a->files, a->n_files);
+	free(a->files);
+	if (a->own)
+		file_listing_release(a->own);
+	free(a->own);
 	free(a->lines);
 	free(a->pairs);
 	free(a->detail);

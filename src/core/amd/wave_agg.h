@@ -20,6 +20,7 @@
 #define FLYPROF_CORE_WAVE_AGG_H
 
 #include "base/err.h"
+#include "base/fileio.h"
 #include "core/amd/wave_pass.h"
 #include "model/trace.h"
 
@@ -50,7 +51,7 @@ typedef struct wave_cu {
 } wave_cu;
 
 typedef struct wave_agg {
-	char **files; /* wave file names, sorted */
+	char **files; /* wave file names, sorted (the strings are the listing's) */
 	size_t n_files;
 	size_t n_lines; /* lines[] covers code lines 0 .. n_lines-1 */
 	wave_line *lines;
@@ -65,7 +66,8 @@ typedef struct wave_agg {
 	size_t n_detail;
 	wave_cu *cus; /* traced (se, cu), sorted, unique */
 	size_t n_cus;
-	int threads; /* workers used */
+	int threads;	   /* workers used */
+	file_listing *own; /* the listing wave_agg_run made itself, or NULL */
 } wave_agg;
 
 /* Reads every se*_sm*_sl*_wv*.json of dir. Lines are sized from d (max code_line + 1, capped
@@ -75,6 +77,13 @@ typedef struct wave_agg {
  * the workers check between files) *out holds nothing to release. */
 int wave_agg_run(const char *dir, const trace_dispatch *d, int threads, int64_t detail_line,
 		 const wave_pass_hooks *hooks, wave_agg *out, fp_err *e);
+/* The same over the directory of a listing the caller made (names->dir), walked here if nobody
+ * asked it before: a command that already listed the dispatch directory (to detect the backend,
+ * to count its waves) does not list it again. out->files are the listing's strings: release
+ * out before the listing. The listing's failure is this one's (as file_list_dir reports it). */
+int wave_agg_run_listed(file_listing *names, const trace_dispatch *d, int threads,
+			int64_t detail_line, const wave_pass_hooks *hooks, wave_agg *out,
+			fp_err *e);
 void wave_agg_release(wave_agg *a);
 
 #endif

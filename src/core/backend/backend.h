@@ -2,7 +2,8 @@
  * operations with one instance per vendor (in the manner of git's ref-storage backends).
  *
  *   detect        1 when this backend reads the bundle (a flyprof bundle, a capture directory,
- *                 an export folder)
+ *                 an export folder), asking b->dir's names of the listing it is given (the one
+ *                 open then has in out->listing), not of the directory again
  *   open          opens the dispatch chosen by tag / dispatch (NULL = the backend's rule) and
  *                 reads its instructions into out->trace
  *   open_sibling  opens another dispatch of the same capture by directory (report's
@@ -22,6 +23,7 @@
 #define FLYPROF_CORE_BACKEND_H
 
 #include "base/err.h"
+#include "base/fileio.h"
 #include "base/json/jv.h"
 #include "core/bundle/bundle.h"
 #include "core/bundle/choice.h"
@@ -58,6 +60,11 @@ typedef struct backend_dispatch {
 	 * (an ATT dispatch directory): an array of {"path" (absolute), "as" (its name inside a
 	 * flyprof bundle)}, owned; NULL otherwise. `bundle` copies them. */
 	jv *inputs;
+	/* The names of the directory the dispatch is read from, listed once for every question
+	 * about them (core/amd: --bundle's directory while the backend is chosen, then the chosen
+	 * dispatch directory, when that is the one the registry listed or the only candidate;
+	 * walked when first asked, released by backend_close). */
+	file_listing listing;
 	void *priv;
 } backend_dispatch;
 
@@ -70,7 +77,7 @@ typedef struct backend {
 	const char *profiler; /* what the captures are made with, for messages */
 	vendor_id vendor;
 	prof_unit unit;
-	int (*detect)(const bundle *b);
+	int (*detect)(const bundle *b, file_listing *top); /* top: b->dir's names */
 	int (*open)(const bundle *b, const char *tag, const char *dispatch, backend_dispatch *out,
 		    fp_err *e);
 	int (*open_sibling)(const backend_dispatch *like, const char *dir, backend_dispatch *out,

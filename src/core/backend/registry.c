@@ -6,13 +6,23 @@
 /* Asked in order; the last one is the fallback. */
 static const backend *const all[] = {&backend_nvidia, &backend_amd};
 
-const backend *backend_for(const bundle *b)
+/* top: b->dir's names, for every detect to ask (listed at most once, by the first that asks). */
+static const backend *detect_in(const bundle *b, file_listing *top)
 {
 	size_t n = sizeof all / sizeof all[0];
 	for (size_t i = 0; i + 1 < n; i++)
-		if (all[i]->detect(b))
+		if (all[i]->detect(b, top))
 			return all[i];
 	return all[n - 1];
+}
+
+const backend *backend_for(const bundle *b)
+{
+	file_listing top;
+	file_listing_init(&top, b->dir);
+	const backend *be = detect_in(b, &top);
+	file_listing_release(&top);
+	return be;
 }
 
 const backend *backend_of_vendor(vendor_id v)
@@ -28,7 +38,9 @@ int backend_open(const bundle *b, const char *tag, const char *dispatch, backend
 {
 	memset(out, 0, sizeof *out);
 	trace_dispatch_init(&out->trace);
-	out->be = backend_for(b);
+	/* the listing detection made is the one open reads (a dispatch directory listed once) */
+	file_listing_init(&out->listing, b->dir);
+	out->be = detect_in(b, &out->listing);
 	if (out->be->open(b, tag, dispatch, out, e) == 0)
 		return 0;
 	backend_close(out);
@@ -40,6 +52,7 @@ int backend_open_sibling(const backend_dispatch *like, const char *dir, backend_
 {
 	memset(out, 0, sizeof *out);
 	trace_dispatch_init(&out->trace);
+	file_listing_init(&out->listing, dir);
 	out->be = like->be;
 	if (!like->be->open_sibling)
 		return fp_fail(e, ERR_NO_ARTIFACT, "%s captures have no sibling dispatches",
@@ -57,6 +70,7 @@ void backend_close(backend_dispatch *d)
 	dispatch_choice_release(&d->choice);
 	trace_dispatch_release(&d->trace);
 	jv_free(d->inputs);
+	file_listing_release(&d->listing);
 	memset(d, 0, sizeof *d);
 	trace_dispatch_init(&d->trace);
 }

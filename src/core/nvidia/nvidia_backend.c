@@ -19,8 +19,9 @@ typedef struct nv_state {
 } nv_state;
 
 /* The directory of the exports when the bundle is an NVIDIA capture (and holds no ATT trace,
- * which wins when a bundle has both), else NULL. Caller frees. */
-static char *exports_dir(const bundle *b)
+ * which wins when a bundle has both), else NULL. top: b->dir's names (the registry's listing,
+ * which the AMD backend reads next when the answer is no). Caller frees. */
+static char *exports_dir(const bundle *b, file_listing *top)
 {
 	char *att = path_join(b->dir, "att");
 	int has_att = file_is_dir(att);
@@ -29,12 +30,12 @@ static char *exports_dir(const bundle *b)
 		return NULL;
 	if (ncu_bundle_has_exports(b->dir))
 		return path_join(b->dir, "ncu");
-	return ncu_dir_has_exports(b->dir) ? xstrdup(b->dir) : NULL;
+	return ncu_listing_has_exports(top) ? xstrdup(b->dir) : NULL;
 }
 
-static int nv_detect(const bundle *b)
+static int nv_detect(const bundle *b, file_listing *top)
 {
-	char *d = exports_dir(b);
+	char *d = exports_dir(b, top);
 	free(d);
 	return d != NULL;
 }
@@ -66,7 +67,7 @@ static int nv_open(const bundle *b, const char *tag, const char *dispatch, backe
 	nv_state *s = xcalloc(1, sizeof *s);
 	out->priv = s;
 	s->load_warnings = jv_array();
-	char *dir = exports_dir(b);
+	char *dir = exports_dir(b, &out->listing);
 	int rc = dir ? ncu_exports_find(dir, dispatch, &s->x, e) : -1;
 	if (!dir)
 		fp_fail(e, ERR_NO_ARTIFACT, "%s holds no Nsight Compute exports", b->dir);

@@ -176,6 +176,11 @@ int ncu_dir_has_exports(const char *dir)
 	return file_is_dir(dir) && file_dir_any(dir, names_export, NULL);
 }
 
+int ncu_listing_has_exports(file_listing *names)
+{
+	return file_listing_any(names, names_export, NULL);
+}
+
 int ncu_bundle_has_exports(const char *bundle_dir)
 {
 	char *dir = path_join(bundle_dir, "ncu");

@@ -16,6 +16,7 @@
 #define FLYPROF_READ_NCU_EXPORTS_H
 
 #include "base/err.h"
+#include "base/fileio.h"
 
 typedef struct ncu_exports {
 	char *dir;		 /* the directory searched */
@@ -34,6 +35,9 @@ int ncu_bundle_find(const char *bundle_dir, ncu_exports *out, fp_err *e);
 int ncu_bundle_has_exports(const char *bundle_dir);
 /* 1 when `dir` itself holds a source export by either naming (a raw export directory). */
 int ncu_dir_has_exports(const char *dir);
+/* The same asked of a listing of the directory (walked here if it was not): the answer
+ * ncu_dir_has_exports(names->dir) gives. */
+int ncu_listing_has_exports(file_listing *names);
 void ncu_exports_release(ncu_exports *x);
 
 #endif
