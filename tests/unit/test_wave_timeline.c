@@ -5,10 +5,12 @@
  * block the wave landed in and after parts are merged. */
 #include "t.h"
 
+#include "base/fileio.h"
 #include "base/xalloc.h"
 #include "core/amd/wave_timeline.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* The rule, unpacked: what the timeline must give back. Returns the count; *end the end. */
@@ -182,4 +184,43 @@ TEST(wave_timeline_states_survive_blocks_and_merges)
 	for (size_t i = 0; i <= WAVES; i++)
 		att_wave_release(&w[i]);
 	wave_timeline_release(&t);
+}
+
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char *p = path_join(dir, name);
+	FILE *f = fopen(p, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	free(p);
+}
+
+/* top_lines 0 (REPORT.html's picture) does not read code.json: the states come even where it
+ * is malformed, without a kernel name; with hot lines asked for, it is read and its error
+ * stands. */
+TEST(wave_timeline_without_hot_lines_reads_no_code_json)
+{
+	char *dir = path_join(t_tmpdir(), "tl_nocode");
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(file_mkdirs(dir, &e), 0);
+	put_file(dir, "code.json", "{\"code\": [");
+	put_file(dir, "se0_sm0_sl0_wv0.json",
+		 "{\"name\":\"SE0\",\"duration\":100,\"wave\":{\"cu\":1,\"id\":0,\"simd\":0,"
+		 "\"slot\":0,\"begin\":0,\"end\":100,\"instructions\":[[0,6,0,4,3]],"
+		 "\"timeline\":[[2,60],[3,40]],\"waitcnt\":[]}}");
+	wave_timeline t;
+	CHECK_INT(wave_timeline_build(dir, 0, &t, &e), 0);
+	CHECK_INT(t.n_waves, 1);
+	CHECK_INT(t.n_hot, 0);
+	CHECK(t.kernel == NULL);
+	if (t.n_waves)
+		CHECK_INT(t.waves[0].n_states, 2);
+	wave_timeline_release(&t);
+	CHECK_INT(wave_timeline_build(dir, 1, &t, &e), -1);
+	CHECK_INT(e.code, ERR_BAD_INPUT);
+	fp_err_clear(&e);
+	free(dir);
 }

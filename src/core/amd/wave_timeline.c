@@ -270,7 +270,9 @@ static void set_axis(wave_timeline *t);
 int wave_timeline_begin(const char *dir, size_t top_lines, wave_timeline *t, fp_err *e)
 {
 	memset(t, 0, sizeof *t);
-	if (pick_hot(dir, top_lines, t, e)) {
+	/* without hot lines code.json has nothing to give the picture: not read again (3 M
+	 * instructions on the corpus softmax) */
+	if (top_lines && pick_hot(dir, top_lines, t, e)) {
 		wave_timeline_release(t);
 		return -1;
 	}

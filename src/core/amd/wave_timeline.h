@@ -87,8 +87,10 @@ typedef struct wave_timeline {
 } wave_timeline;
 
 /* Builds the timeline of dispatch directory `dir` (its code.json gives the hot lines: the
- * `top_lines` instructions with the most stall). Returns 0 or -1 with e set (BAD_INPUT for a
- * malformed wave file, NO_ARTIFACT when the directory has no wave file). */
+ * `top_lines` instructions with the most stall, and the kernel's name). top_lines 0 is the
+ * states alone (REPORT.html's picture): code.json is not read, `kernel` stays NULL. Returns 0
+ * or -1 with e set (BAD_INPUT for a malformed wave file or code.json, NO_ARTIFACT when the
+ * directory has no wave file). */
 int wave_timeline_build(const char *dir, size_t top_lines, wave_timeline *t, fp_err *e);
 void wave_timeline_release(wave_timeline *t);
 /* Starts reading wave w's state segments; tl_states_next gives them in order: 1 and *s, or 0
@@ -97,11 +99,11 @@ void tl_states_first(const wave_timeline *t, const tl_wave *w, tl_state_iter *it
 int tl_states_next(tl_state_iter *it, tl_state *s);
 
 /* The same built from waves another reader parsed (report's bubbles pass): begin reads
- * code.json (the hot lines) and realtime.json; add takes one parsed wave file, in any order,
- * with `rank`, its place among the directory's wave files in strcmp order (names that are not
- * wave files are skipped: returns 0); finish puts the waves in name order, so the result is
- * wave_timeline_build's. begin and finish release t on failure (finish: NO_ARTIFACT when no
- * wave was added). */
+ * code.json (the hot lines; not with top_lines 0) and realtime.json; add takes one parsed wave
+ * file, in any order, with `rank`, its place among the directory's wave files in strcmp order
+ * (names that are not wave files are skipped: returns 0); finish puts the waves in name order, so
+ * the result is wave_timeline_build's. begin and finish release t on failure (finish: NO_ARTIFACT
+ * when no wave was added). */
 int wave_timeline_begin(const char *dir, size_t top_lines, wave_timeline *t, fp_err *e);
 int wave_timeline_add(wave_timeline *t, const char *name, size_t rank, const att_wave *w);
 int wave_timeline_finish(wave_timeline *t, const char *dir, fp_err *e);
