@@ -82,9 +82,9 @@ TEST(att_occupancy_observed_math)
 	 * mean 1.8, peak 2; per SIMD peak 2 (SIMD0 60..100 holds 2), mean 1.8 / 4 SIMDs = 0.45.
 	 * CU (0,2) is not traced: only in all_cus. */
 	att_occ_event ev[] = {
-	    {0, 0, 1, 0, 0, 1, 1},  {20, 0, 1, 1, 0, 1, 1},  {60, 0, 1, 1, 0, 1, 0},
-	    {60, 0, 1, 0, 1, 1, 1}, {100, 0, 1, 0, 0, 1, 0}, {100, 0, 1, 0, 1, 1, 0},
-	    {10, 0, 2, 3, 0, 1, 1}, {30, 0, 2, 3, 0, 1, 0},  {40, 0, 2, 3, 0, 1, 0},
+	    {0, 1, 0, 1, 0, 1},	 {20, 1, 1, 1, 0, 1},  {60, 1, 1, 1, 0, 0},
+	    {60, 1, 0, 1, 0, 1}, {100, 1, 0, 1, 0, 0}, {100, 1, 0, 1, 0, 0},
+	    {10, 2, 3, 1, 0, 1}, {30, 2, 3, 1, 0, 0},  {40, 2, 3, 1, 0, 0},
 	};
 	att_occupancy o;
 	memset(&o, 0, sizeof o);
@@ -106,7 +106,7 @@ TEST(att_occupancy_observed_math)
 
 	/* The same plus a wave of another kernel (index 2) on SIMD 2 from 30 to 50: filtered out
 	 * by name, the figures are unchanged; unfiltered, the peak becomes 3. */
-	att_occ_event other[] = {{30, 0, 1, 2, 0, 2, 1}, {50, 0, 1, 2, 0, 2, 0}};
+	att_occ_event other[] = {{30, 1, 2, 2, 0, 1}, {50, 1, 2, 2, 0, 0}};
 	int64_t idx[] = {1, 2};
 	char *names[] = {"k", "other_kernel"};
 	for (int filtered = 0; filtered < 2; filtered++) {
@@ -147,8 +147,7 @@ TEST(att_occupancy_observed_sort_paths)
 					int64_t w = t / 10 - (start ? 0 : 1 + cu % 2);
 					if (w < 0 || w >= WAVES || (!start && t % 10))
 						continue;
-					ordered[k++] =
-					    (att_occ_event){t, se, cu, w % 4, 0, -1, start};
+					ordered[k++] = (att_occ_event){t, cu, w % 4, -1, se, start};
 				}
 	n = k;
 	att_occ_event *shuffled = malloc(n * sizeof *shuffled);
@@ -183,9 +182,8 @@ TEST(att_occupancy_observed_index_paths)
 	 * third on SIMD 0 from 40 to 50 (its start at 40 after the ends): integral 10 + 60 + 10 =
 	 * 80 over 50 cycles, peak 2. CU 2 (SE 1): one wave 5..25. */
 	att_occ_event base[] = {
-	    {0, 0, 1, 0, 0, -1, 1},  {10, 0, 1, 1, 0, -1, 1}, {40, 0, 1, 0, 1, -1, 1},
-	    {40, 0, 1, 1, 0, -1, 0}, {40, 0, 1, 0, 0, -1, 0}, {50, 0, 1, 0, 1, -1, 0},
-	    {5, 1, 2, 0, 0, -1, 1},  {25, 1, 2, 0, 0, -1, 0},
+	    {0, 1, 0, -1, 0, 1},  {10, 1, 1, -1, 0, 1}, {40, 1, 0, -1, 0, 1}, {40, 1, 1, -1, 0, 0},
+	    {40, 1, 0, -1, 0, 0}, {50, 1, 0, -1, 0, 0}, {5, 2, 0, -1, 1, 1},  {25, 2, 0, -1, 1, 0},
 	};
 	enum { N = sizeof base / sizeof base[0] };
 	jv *r[4];

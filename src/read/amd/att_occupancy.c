@@ -47,7 +47,7 @@ static int read_row(att_scan *s, int64_t se, att_occupancy *o)
 		return att_scan_fail(s, "at least 5 columns [time, cu, simd, slot, start]");
 	}
 	o->v = xgrow(o->v, &o->cap, o->n + 1, sizeof *o->v);
-	o->v[o->n++] = (att_occ_event){v[0], se, v[1], v[2], v[3], v[5], (int)v[4]};
+	o->v[o->n++] = (att_occ_event){v[0], v[1], v[2], v[5], (int32_t)se, (int32_t)v[4]};
 	return 0;
 }
 
@@ -75,7 +75,7 @@ quick_rows_with(fast_rows_fn fast_rows, att_scan *s, int first, int64_t se, att_
 	o->v = xgrow(o->v, &o->cap, o->n + k, sizeof *o->v);
 	for (size_t i = 0; i < k; i++) {
 		const int64_t *r = v + 6 * i;
-		o->v[o->n++] = (att_occ_event){r[0], se, r[1], r[2], r[3], r[5], (int)r[4]};
+		o->v[o->n++] = (att_occ_event){r[0], r[1], r[2], r[5], (int32_t)se, (int32_t)r[4]};
 	}
 	s->pos = (size_t)(q - s->buf);
 	return k;

@@ -2,7 +2,8 @@
  * start/end events of every CU of each traced shader engine.
  *
  * Keys that are decimal numbers are shader engines holding rows [time, cu, simd, slot, start,
- * kernel_idx, ...] (trailing columns of newer writers are skipped; kernel_idx may be absent);
+ * kernel_idx, ...] (trailing columns of newer writers are skipped; kernel_idx may be absent; slot
+ * must be an integer but is not kept);
  * "dispatches" {"<kernel_idx>": "<kernel name>"} and "version" are kept; "occupancy_fields",
  * "events" and unknown keys are skipped.
  * start must be 0 or 1. Malformed input is BAD_INPUT with file and byte offset. */
@@ -15,9 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* 40 bytes an event, tens of thousands of them: the slot column is checked but not kept (no
+ * caller reads it), and the SE, a key of at most 9 digits, fits 32 bits. */
 typedef struct att_occ_event {
-	int64_t time, se, cu, simd, slot, kernel; /* kernel -1 when absent */
-	int start;				  /* 1 wave start, 0 wave end */
+	int64_t time, cu, simd, kernel; /* kernel -1 when absent */
+	int32_t se;
+	int32_t start; /* 1 wave start, 0 wave end */
 } att_occ_event;
 
 typedef struct att_occupancy {
