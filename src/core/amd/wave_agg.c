@@ -127,23 +127,21 @@ static void note_cu(worker *k, int64_t se, int64_t cu)
 /* The per-record fold, the hot loop after parsing (~1.4M records on a big trace). Everything it
  * reads or bumps is held in locals: the records, the lines and the counters are all int64, so
  * through the pointers the compiler would have to reload and store them around every update.
- * Range checks are single unsigned compares (a negative value casts above any bound). */
-static void fold_insts(worker *k, size_t file, const att_wave *w)
+ * Range checks are single unsigned compares (a negative value casts above any bound). Made twice
+ * (with_detail a constant), so that the usual pass without --detail carries no per-record test
+ * of the detail line. Returns the records on line 0 and on lines beyond the table. */
+static inline __attribute__((always_inline)) void
+fold_records(const att_wave_inst *r, const att_wave_inst *end, int64_t prev, wave_line *lines,
+	     uint64_t n_lines, int with_detail, int64_t dl, wave_detail *det, int64_t *unmapped,
+	     int64_t *unknown)
 {
-	wave_agg *a = &k->acc;
-	const att_wave_inst *r = w->insts, *end = w->insts + w->n_insts;
-	wave_line *lines = a->lines;
-	const uint64_t n_lines = k->sh->n_lines;
-	const int64_t dl = k->sh->detail_line;
-	int64_t prev = w->begin, unmapped = 0, unknown = 0;
-	wave_detail det = {file, 0, 0, 0, 0};
-	a->records += (int64_t)w->n_insts;
+	int64_t un = 0, uk = 0;
 	for (; r < end; r++) {
 		const int64_t line = r->line, time = r->time, dur = r->duration, stall = r->stall;
 		const int64_t cat = r->category;
 		if (line == 0) { /* pc {0,0}: excluded, prev_end untouched
 				    (docs/facts-rocprofv3.md#metric-semantics) */
-			unmapped++;
+			un++;
 			continue;
 		}
 		int64_t gap = trace_sub(time, prev);
@@ -151,7 +149,7 @@ static void fold_insts(worker *k, size_t file, const att_wave *w)
 		const int64_t done = trace_add(time, dur);
 		prev = done > prev ? done : prev;
 		if ((uint64_t)line >= n_lines) {
-			unknown++;
+			uk++;
 			continue;
 		}
 		wave_line *L = &lines[line];
@@ -160,13 +158,31 @@ static void fold_insts(worker *k, size_t file, const att_wave *w)
 		L->stall = trace_add(L->stall, stall);
 		L->idle = trace_add(L->idle, gap);
 		L->cats[(uint64_t)cat < WAVE_N_CATS - 1 ? cat : WAVE_N_CATS - 1]++;
-		if (line == dl) {
-			det.hits++;
-			det.latency = trace_add(det.latency, dur);
-			det.stall = trace_add(det.stall, stall);
-			det.idle = trace_add(det.idle, gap);
+		if (with_detail && line == dl) {
+			det->hits++;
+			det->latency = trace_add(det->latency, dur);
+			det->stall = trace_add(det->stall, stall);
+			det->idle = trace_add(det->idle, gap);
 		}
 	}
+	*unmapped = un;
+	*unknown = uk;
+}
+
+static void fold_insts(worker *k, size_t file, const att_wave *w)
+{
+	wave_agg *a = &k->acc;
+	const att_wave_inst *r = w->insts, *end = w->insts + w->n_insts;
+	const int64_t dl = k->sh->detail_line;
+	int64_t unmapped = 0, unknown = 0;
+	wave_detail det = {file, 0, 0, 0, 0};
+	a->records += (int64_t)w->n_insts;
+	if (dl < 0) /* no line is negative: nothing to detail */
+		fold_records(r, end, w->begin, a->lines, k->sh->n_lines, 0, dl, &det, &unmapped,
+			     &unknown);
+	else
+		fold_records(r, end, w->begin, a->lines, k->sh->n_lines, 1, dl, &det, &unmapped,
+			     &unknown);
 	a->unmapped_records += unmapped;
 	a->unknown_line_records += unknown;
 	if (det.hits) {
