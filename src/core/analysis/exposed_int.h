@@ -1,8 +1,9 @@
-/* Internal to exposed_stall.c, exposed_cycles.c and exposed_events.c: the two ways one SIMD group
- * is swept, and what they share. exposed_stall.c checks the group's waves (and sums their stall),
- * then sweeps it block by block; exposed_events.c merges the waves' events for the groups that
- * sweep cannot take (waves out of order, more than EXPOSED_MAX_STALLED waves at once: malformed
- * files). */
+/* Internal to exposed_stall.c, exposed_wave.c, exposed_cycles.c and exposed_events.c: the two
+ * ways one SIMD group is swept, and what they share. exposed_wave.c reads each wave as the pass
+ * parses it (keeps its records, sums their stall, checks their order); exposed_stall.c then
+ * sweeps the group block by block; exposed_events.c merges the waves' events for the groups
+ * that sweep cannot take (waves out of order, more than EXPOSED_MAX_STALLED waves at once:
+ * malformed files). */
 #ifndef FLYPROF_CORE_ANALYSIS_EXPOSED_INT_H
 #define FLYPROF_CORE_ANALYSIS_EXPOSED_INT_H
 
@@ -70,6 +71,14 @@ struct exposed_scratch {
 	size_t n_pieces, cap_pieces;
 	uint32_t *phi;
 };
+
+/* The accumulator's scratch (created on first use), sized for a group of n waves. */
+struct exposed_scratch *exposed_scratch_for(exposed_acc *a, size_t n);
+/* Adds the scratch's 64-bit stall sums into the accumulator's (exposed_scratch.stall64). */
+void exposed_flush_stall64(exposed_acc *a, struct exposed_scratch *x);
+/* exposed_wave (exposed_wave.c); simd 0 takes the scalar loop even where AVX2 runs (for the
+ * tests). */
+void exposed_wave_simd(exposed_acc *a, const att_wave *w, exposed_wave_facts *f, int simd);
 
 /* What exposed_cycles returns for a block: one stalled record's share of the whole block in the
  * low 32 bits, the exposed cycles from bit 32, the issue cycles from bit 48. */

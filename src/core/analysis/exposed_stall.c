@@ -10,9 +10,9 @@
  * exposed cycle with k stalled records), and a stall interval's share is phi at its end minus
  * phi at its start. Every buffer is one block long and reused, so the sweep neither faults
  * pages nor misses cache as the global event sort did. Each wave's order, span and summed stall
- * are taken by exposed_wave, which the pass (wave_facts.c) calls as soon as it has parsed the
- * wave, while its records are in cache; it also keeps them for the group in 16 bytes a record
- * (struct exposed_rec: the pass itself keeps none, so report's memory grows with a SIMD's
+ * are taken by exposed_wave (exposed_wave.c), which the pass (wave_facts.c) calls as soon as it has
+ * parsed the wave, while its records are in cache; it also keeps them for the group in 16 bytes a
+ * record (struct exposed_rec: the pass itself keeps none, so report's memory grows with a SIMD's
  * records by 16 bytes each, not 40), and the sweep, which comes once the group's last wave is
  * parsed, reads each kept record once. Groups with a wave out of order (malformed files) or
  * with values past 32 bits (kept as they are), and windows of many cycles a record, take the
@@ -97,8 +97,7 @@ void exposed_release(exposed_acc *a)
 	memset(a, 0, sizeof *a);
 }
 
-/* The scratch sized for a group of n waves. */
-static struct exposed_scratch *scratch_for(exposed_acc *a, size_t n)
+struct exposed_scratch *exposed_scratch_for(exposed_acc *a, size_t n)
 {
 	if (!a->scratch) {
 		a->scratch = xcalloc(1, sizeof *a->scratch);
@@ -120,137 +119,10 @@ static struct exposed_scratch *scratch_for(exposed_acc *a, size_t n)
 	return x;
 }
 
-/* Adds the 64-bit sums into the accumulator's (exposed_scratch.stall64). */
-static void flush_stall64(exposed_acc *a, struct exposed_scratch *x)
-{
-	if (!x->n_stall64)
-		return;
-	for (size_t i = 0; i < a->d->n_insts; i++)
-		a->line_stall[i] += x->stall64[i];
-	memset(x->stall64, 0, a->d->n_insts * sizeof *x->stall64);
-	x->n_stall64 = 0;
-}
-
 void exposed_store_reset(exposed_acc *a)
 {
-	struct exposed_scratch *x = scratch_for(a, 0);
+	struct exposed_scratch *x = exposed_scratch_for(a, 0);
 	x->n_recs = x->n_full = 0;
-}
-
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define EXPOSED_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
-#endif
-#ifndef EXPOSED_CLONES
-#define EXPOSED_CLONES
-#endif
-
-/* Keeps n records compact in r (the line where the instruction goes: exposed_wave puts it
- * there); returns their values + 2^31 or-ed: v fits 32 bits when v + 2^31 (unsigned) is below
- * 2^32. The time is kept as time - begin modulo 2^64 and read back as begin + that, modulo 2^64
- * (trace_add): the same time whatever the difference was, so only the kept value need fit. A
- * loop of its own, without branches: the compiler vectorises it. */
-EXPOSED_CLONES static uint64_t compact_recs(struct exposed_rec *r, const att_wave_inst *in,
-					    size_t n, uint64_t begin)
-{
-	const uint64_t half = (uint64_t)1 << 31;
-	uint64_t over = 0;
-	for (size_t k = 0; k < n; k++) {
-		uint64_t rel = (uint64_t)in[k].time - begin;
-		over |= (rel + half) | ((uint64_t)in[k].stall + half) |
-			((uint64_t)in[k].duration + half);
-		r[k] = (struct exposed_rec){(int32_t)rel, (int32_t)in[k].stall,
-					    (int32_t)in[k].duration, 0};
-	}
-	return over;
-}
-
-/* The instruction a record's line names and its flag, as code[] has them (-1: none). */
-static inline int32_t code_of(const exposed_acc *a, int64_t line)
-{
-	if ((uint64_t)line < a->n_code) /* a negative line casts above any bound */
-		return a->code[line];
-	long i = line > 0 ? line_index_find(&a->lines, line) : -1;
-	return i < 0 ? -1 : (int32_t)((uint64_t)i << 1 | (a->flag && a->flag[i]));
-}
-
-/* Two passes over a wave's records, run while the pass has just parsed them: the records kept
- * for the group, compact (struct exposed_rec, by compact_recs) when every value fits 32 bits,
- * else as they are (x->full); then one loop for the rest: each record's instruction, looked up
- * once for the kept record, the wave facts' counts, the summed stall (which does not depend on
- * the way the group is swept: every stalled record's stall is added once) and the order check
- * the block sweep relies on. */
-void exposed_wave(exposed_acc *a, const att_wave *w, exposed_wave_facts *f)
-{
-	struct exposed_scratch *x = scratch_for(a, 0);
-	size_t n = w->n_insts;
-	/* one more than needed: never a null array, even for a group of waves without records */
-	x->recs = xgrow(x->recs, &x->cap_recs, x->n_recs + n + 1, sizeof *x->recs);
-	struct exposed_rec *r = x->recs + x->n_recs;
-	uint64_t over = compact_recs(r, w->insts, n, (uint64_t)w->begin);
-	const att_wave_inst *in = w->insts;
-	size_t k0 = 0;
-	while (k0 < n && in[k0].stall <= 0 && in[k0].duration <= 0)
-		k0++; /* no events (nor stall) */
-	f->compact = over >> 32 == 0;
-	/* a compact wave's stall goes to the 64-bit sums, flushed before they could overflow */
-	int small = f->compact && n < ((size_t)1 << 32);
-	if (small && x->n_stall64 + n >= ((size_t)1 << 32))
-		flush_stall64(a, x);
-	if (small && !x->stall64)
-		x->stall64 = xcalloc(a->d->n_insts ? a->d->n_insts : 1, sizeof *x->stall64);
-	x->n_stall64 += small ? n : 0;
-	int64_t prev = INT64_MIN, mapped = 0, flagged = 0, latency = 0;
-	int ok = 1;
-	exposed_fx unknown = 0, *line_stall = a->line_stall;
-	uint64_t *stall64 = x->stall64;
-	for (size_t k = 0; k < n; k++) {
-		const int64_t time = in[k].time, dur = in[k].duration;
-		const int64_t st = in[k].stall > 0 ? in[k].stall : 0;
-		latency = trace_add(latency, dur > 0 ? dur : 0);
-		int32_t c = code_of(a, in[k].line);
-		r[k].inst = c >> 1;
-		if (c >= 0) {
-			mapped++;
-			flagged += c & 1;
-			if (small)
-				stall64[c >> 1] += (uint64_t)st;
-			else
-				line_stall[c >> 1] += (uint64_t)st;
-		} else {
-			unknown += (uint64_t)st;
-		}
-		/* the record's events span [time, time + ext); none when ext <= 0 */
-		int64_t ext = dur > st ? dur : st, last;
-		if (ext > 0) {
-			/* a time past INT64_MAX (a hostile file) takes the event merge, so that the
-			 * sweep's intervals of one wave never overlap (EXPOSED_STALL_ONE). While
-			 * the wave is in order, last >= time >= prev: prev is the latest event so
-			 * far (once out of order, prev no longer matters) */
-			ok &= !__builtin_add_overflow(time, ext, &last) & (time >= prev);
-			prev = last;
-		}
-	}
-	a->unknown_stall += unknown;
-	f->events = (uint8_t)(k0 < n);
-	f->in_order = (uint8_t)ok;
-	f->first = k0 < n ? in[k0].time : 0;
-	f->end = k0 < n ? prev : 0;
-	f->n = n;
-	f->mapped = mapped;
-	f->flagged = flagged;
-	f->latency = latency;
-	if (f->compact) {
-		f->at = x->n_recs;
-		x->n_recs += n;
-		return;
-	}
-	x->full = xgrow(x->full, &x->cap_full, x->n_full + n + 1, sizeof *x->full);
-	if (n)
-		memcpy(x->full + x->n_full, w->insts, n * sizeof *x->full);
-	f->at = x->n_full;
-	x->n_full += n;
 }
 
 /* The most cycles a record the block sweep takes a group with (exposed_group): about where the
@@ -540,8 +412,8 @@ void exposed_group_facts(exposed_acc *a, const wave_group *g, const exposed_wave
 		hi = g->waves[w].end > hi ? g->waves[w].end : hi;
 		records += f[w].n;
 	}
-	struct exposed_scratch *x = scratch_for(a, g->n);
-	flush_stall64(a, x); /* the group's waves' stall: the sums are whole again */
+	struct exposed_scratch *x = exposed_scratch_for(a, g->n);
+	exposed_flush_stall64(a, x); /* the group's waves' stall: the sums are whole again */
 	if (!g->n || hi <= lo) {
 		wave_group v = group_view(a, x, g, f);
 		unsum_stall(a, &v); /* no window: the SIMD adds nothing */
@@ -583,7 +455,7 @@ void exposed_group_facts(exposed_acc *a, const wave_group *g, const exposed_wave
 
 void exposed_group(exposed_acc *a, const wave_group *g)
 {
-	struct exposed_scratch *x = scratch_for(a, g->n);
+	struct exposed_scratch *x = exposed_scratch_for(a, g->n);
 	exposed_store_reset(a);
 	for (size_t w = 0; w < g->n; w++)
 		exposed_wave(a, &g->waves[w], &x->facts[w]);
