@@ -2,6 +2,8 @@
  * of the fault (offsets counted by hand in the literals below). */
 #include "t.h"
 
+#include "base/fileio.h"
+#include "base/strbuf.h"
 #include "read/amd/att_code.h"
 #include "read/amd/att_filenames.h"
 #include "read/amd/att_occupancy.h"
@@ -292,4 +294,102 @@ TEST(att_occupancy_fast_rows_match_general)
 	}
 	free(a);
 	free(b);
+}
+
+/* One wstates document through att_wstates_read_integral and through att_wstates_read then
+ * att_wstates_integral: the same return, figures and error (code, message, offset). */
+static void same_integral(const char *path, const char *text, size_t len, int want_rc)
+{
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(file_write_atomic(path, text, len, &e), 0);
+	int64_t i1 = -7, p1 = -7, p2 = -7, i2 = -7;
+	fp_err e1 = FP_ERR_INIT, e2 = FP_ERR_INIT;
+	int r1 = att_wstates_read_integral(path, &i1, &p1, &e1);
+	att_wstates w;
+	int r2 = att_wstates_read(path, &w, &e2);
+	if (r2 == 0) {
+		i2 = att_wstates_integral(&w, &p2);
+		att_wstates_release(&w);
+	}
+	CHECK_INT(r1, want_rc);
+	CHECK_INT(r1, r2);
+	if (r1 == 0 && r2 == 0) {
+		CHECK(i1 == i2);
+		CHECK(p1 == p2);
+	} else if (r1 && r2) {
+		CHECK_INT(e1.code, e2.code);
+		CHECK_STR(e1.message, e2.message);
+		CHECK(err_offset(&e1) == err_offset(&e2));
+	}
+	if (r1 != r2 || (r1 == 0 && (i1 != i2 || p1 != p2)))
+		t_fail(__FILE__, __LINE__, "differs on: %.120s", text);
+	fp_err_clear(&e1);
+	fp_err_clear(&e2);
+}
+
+/* att_wstates_read_integral keeps one array and folds the other as it reads it, by chunks; it
+ * answers as the full read does: either array first, across chunks, with values that wrap, and
+ * for everything the fold leaves to the full parse (a key twice, an array missing or longer
+ * than the other, a decreasing time, malformed text). */
+TEST(att_wstates_integral_folded_as_read)
+{
+	char *path = path_join(t_tmpdir(), "wstates3.json");
+	static const struct {
+		const char *text;
+		int rc;
+	} docs[] = {
+	    {"{\"name\":\"w\",\"time\":[10,14,20],\"state\":[1,3,0]}", 0},
+	    {"{\"state\":[1,3,0],\"time\":[10,14,20],\"name\":\"w\"}", 0},
+	    {"{\"state\":[1, 3,0],\"time\":[10,14, 20]}", 0},
+	    {"{\"time\":[10,14,20],\"state\":[1,3,0],\"time\":[1,2,3]}", 0},
+	    {"{\"state\":[1,3,0],\"time\":[10,14,20],\"state\":[5,0,2]}", 0},
+	    {"{\"time\":[10,14,20],\"time\":[1,5,6],\"state\":[1,3,0]}", 0},
+	    {"{\"time\":[],\"state\":[]}", 0},
+	    {"{\"time\":[5],\"state\":[9]}", 0},
+	    {"{\"name\":\"w\"}", 0},
+	    {"{\"time\":[9223372036854775807,9223372036854775807],"
+	     "\"state\":[9223372036854775807,-9223372036854775807]}",
+	     0},
+	    {"{\"state\":[-4,9223372036854775807],\"time\":[-9223372036854775807,9]}", 0},
+	    {"{\"time\":[1,2],\"state\":[1]}", -1},
+	    {"{\"state\":[1],\"time\":[1,2]}", -1},
+	    {"{\"state\":[1,2,3],\"time\":[1,2]}", -1},
+	    {"{\"time\":[1,2,3],\"state\":[1,2]}", -1},
+	    {"{\"state\":[1,2,3],\"time\":[1,5,2]}", -1},
+	    {"{\"time\":[1,5,2],\"state\":[1,2,3]}", -1},
+	    {"{\"time\":[1,2,3],\"state\":[1,x,3]}", -1},
+	    {"{\"state\":[1,2,3],\"time\":[1,2,3]", -1},
+	    {"{\"state\":[1,2,3],\"time\":[1,2,3]} x", -1},
+	    {"[1,2]", -1},
+	    {"", -1},
+	};
+	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++)
+		same_integral(path, docs[i].text, strlen(docs[i].text), docs[i].rc);
+	/* long arrays, folded over several chunks, either one first, and one time out of order
+	 * far into the array */
+	enum { N = 10007 };
+	size_t cap = 32 * N + 64;
+	char *t = malloc(cap);
+	for (int order = 0; order < 2; order++)
+		for (int broken = 0; broken < 3; broken++) {
+			strbuf times = STRBUF_INIT, counts = STRBUF_INIT;
+			for (int k = 0; k < N; k++) {
+				int64_t tv = 1000 + 7 * (int64_t)k + (k % 3);
+				if (broken == 1 && k == N - 5)
+					tv = 3;
+				sb_addf(&times, "%s%lld", k ? "," : "", (long long)tv);
+				sb_addf(&counts, "%s%d", k ? "," : "", (k * 13) % 11);
+			}
+			if (broken == 2)
+				sb_adds(&counts, ",4");
+			const char *a = order ? sb_str(&counts) : sb_str(&times);
+			const char *b = order ? sb_str(&times) : sb_str(&counts);
+			int n = snprintf(t, cap, "{\"%s\":[%s],\"%s\":[%s]}",
+					 order ? "state" : "time", a, order ? "time" : "state", b);
+			same_integral(path, t, (size_t)n, broken ? -1 : 0);
+			sb_release(&times);
+			sb_release(&counts);
+		}
+	free(t);
+	free(path);
 }

@@ -31,13 +31,12 @@ static jv *check_state(const wave_agg *a, const char *dir, int k, jv *warnings, 
 		free(path);
 		return o;
 	}
-	att_wstates w;
-	if (att_wstates_read(path, &w, e)) {
+	int64_t peak = 0, integral = 0;
+	if (att_wstates_read_integral(path, &integral, &peak, e)) {
 		free(path);
 		jv_free(o);
 		return NULL;
 	}
-	int64_t peak = 0, integral = att_wstates_integral(&w, &peak);
 	jv_set_bool(o, "available", 1);
 	jv_set_int(o, "wave_cycles", integral);
 	jv_set_int(o, "peak_waves", peak);
@@ -48,7 +47,6 @@ static jv *check_state(const wave_agg *a, const char *dir, int k, jv *warnings, 
 				"hold %lld cycles in state %s",
 				name, (long long)integral, (long long)a->state_cycles[k],
 				state_names[k]));
-	att_wstates_release(&w);
 	free(path);
 	return o;
 }
