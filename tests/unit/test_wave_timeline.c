@@ -165,7 +165,7 @@ TEST(wave_timeline_states_survive_blocks_and_merges)
 		w[i].begin = (int64_t)(rnd(&seed) % 100000);
 		w[i].end = w[i].begin + 10;
 		w[i].cu = (int64_t)(i % 3);
-		random_rows(&w[i], &seed, i == 7 ? 40000 : (size_t)(rnd(&seed) % 3000));
+		random_rows(&w[i], &seed, i == 7 ? 200000 : (size_t)(rnd(&seed) % 3000));
 	}
 	char name[64];
 	for (size_t i = 0; i < WAVES; i++) {
