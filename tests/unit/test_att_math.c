@@ -9,6 +9,7 @@
 #include "core/amd/occupancy_observed.h"
 #include "model/taxonomy.h"
 #include "core/amd/waits.h"
+#include "core/amd/wave_agg.h"
 #include "read/amd/att_code.h"
 
 #include <stdlib.h>
@@ -341,6 +342,52 @@ TEST(att_tiny_dispatch_end_to_end)
 	CHECK_INT(jv_len(jv_get(e.extra, "available")), 5);
 	fp_err_clear(&e);
 	jv_free(w);
+	trace_dispatch_release(&d);
+	free(dir);
+}
+
+/* The fold's rare records: line 0 (unmapped: prev_end untouched), a line past code.json's and a
+ * negative one (unknown: prev_end moves on), each between mapped records whose idle shows it;
+ * with and without a --detail line. */
+TEST(att_fold_unmapped_and_unknown_lines)
+{
+	char *dir = path_join(t_tmpdir(), "ui_output_agent_1_dispatch_77");
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(file_mkdirs(dir, &e), 0);
+	put(dir, "code.json",
+	    "{\"code\":[[\"; k\",0,0,\"k\",1,0,0,0,0,0],"
+	    "[\"s_nop 0\",0,1,\"k.py:1\",1,0,2,6,0,10],"
+	    "[\"v_add_f32_e32 v0, v0, v2\",0,2,\"k.py:2\",1,4,1,6,2,10]],\"version\":\"3.0.0\"}");
+	/* begin 100: line 1 at 104 (idle 4, ends 108); line 5 (unknown) ends 120; line 0 at 125
+	 * (ends 129, ignored); line 2 at 130 (idle 130 - 120 = 10); line -3 (unknown) ends 144;
+	 * line 1 at 150 (idle 6) */
+	put(dir, "se0_sm0_sl0_wv0.json",
+	    "{\"wave\":{\"begin\":100,\"end\":160,\"cu\":1,\"simd\":0,\"slot\":0,\"id\":0,"
+	    "\"instructions\":[[104,1,0,4,1],[110,6,0,10,5],[125,0,0,4,0],[130,6,2,6,2],"
+	    "[140,1,0,4,-3],[150,1,0,2,1]],\"timeline\":[[2,60]],\"waitcnt\":[]}}");
+	trace_dispatch d;
+	trace_dispatch_init(&d);
+	CHECK_INT(att_code_read(dir, &d, &e), 0);
+	for (int detail = 0; detail < 2; detail++) {
+		wave_agg a;
+		CHECK_INT(wave_agg_run(dir, &d, 1, detail ? 1 : -1, NULL, &a, &e), 0);
+		CHECK_INT(a.records, 6);
+		CHECK_INT(a.unmapped_records, 1);
+		CHECK_INT(a.unknown_line_records, 2);
+		CHECK_INT(a.lines[1].hits, 2);
+		CHECK_INT(a.lines[1].idle, 10);
+		CHECK_INT(a.lines[1].latency, 6);
+		CHECK_INT(a.lines[2].hits, 1);
+		CHECK_INT(a.lines[2].idle, 10);
+		CHECK_INT(a.lines[2].stall, 2);
+		CHECK_INT(a.n_detail, detail ? 1 : 0);
+		if (detail && a.n_detail == 1) {
+			CHECK_INT(a.detail[0].hits, 2);
+			CHECK_INT(a.detail[0].idle, 10);
+			CHECK_INT(a.detail[0].latency, 6);
+		}
+		wave_agg_release(&a);
+	}
 	trace_dispatch_release(&d);
 	free(dir);
 }

@@ -139,19 +139,22 @@ fold_records(const att_wave_inst *r, const att_wave_inst *end, int64_t prev, wav
 	for (; r < end; r++) {
 		const int64_t line = r->line, time = r->time, dur = r->duration, stall = r->stall;
 		const int64_t cat = r->category;
-		if (line == 0) { /* pc {0,0}: excluded, prev_end untouched
-				    (docs/facts-rocprofv3.md#metric-semantics) */
-			un++;
+		const int64_t done = trace_add(time, dur);
+		/* one compare for both rare cases: line 0, and a line past the table (n_lines >= 1)
+		 */
+		if ((uint64_t)line - 1 >= n_lines - 1) {
+			if (line == 0) { /* pc {0,0}: excluded, prev_end untouched
+					    (docs/facts-rocprofv3.md#metric-semantics) */
+				un++;
+				continue;
+			}
+			prev = done > prev ? done : prev;
+			uk++;
 			continue;
 		}
 		int64_t gap = trace_sub(time, prev);
 		gap = gap < 0 ? 0 : gap;
-		const int64_t done = trace_add(time, dur);
 		prev = done > prev ? done : prev;
-		if ((uint64_t)line >= n_lines) {
-			uk++;
-			continue;
-		}
 		wave_line *L = &lines[line];
 		L->hits++;
 		L->latency = trace_add(L->latency, dur);
