@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static const char *oom_command;
@@ -105,4 +106,25 @@ void xalloc_keep_freed(void)
 	 * each, and the heap is trimmed only when 256 MB lie free at its top. */
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+}
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *xmalloc_huge(size_t n, size_t *cap)
+{
+	if (n < HUGE_PAGE / 2 || n > SIZE_MAX - HUGE_PAGE) {
+		*cap = n;
+		return xmalloc(n);
+	}
+	size_t c = (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+	void *p = aligned_alloc(HUGE_PAGE, c);
+	if (!p) {
+		*cap = n;
+		return xmalloc(n);
+	}
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, c, MADV_HUGEPAGE); /* advice only: refused, the pages stay small */
+#endif
+	*cap = c;
+	return p;
 }

@@ -24,5 +24,11 @@ void *xgrow(void *p, size_t *cap, size_t need, size_t elem_size);
  * in again, which on a virtual machine costs more than reading the data (bench/RESULTS.md).
  * Peak memory is unchanged: what is kept is what was already in use. Call once, early. */
 void xalloc_keep_freed(void);
+/* At least n bytes for a large array written once, in order (a reader's rows): from 1 MB on,
+ * whole 2 MB blocks, aligned and advised for huge pages, so that the kernel may back each with
+ * one page fault instead of 512 (a fresh 4 KB page faults at ~10-14 us on this project's VMs);
+ * below that, or where that is refused, plain memory. *cap gets the usable size. Released with
+ * free; realloc works on it. */
+void *xmalloc_huge(size_t n, size_t *cap);
 
 #endif

@@ -578,3 +578,25 @@ TEST(strbuf_shell_quoted_survives_quotes)
 	CHECK_STR(sb_str(&sb), "''");
 	sb_release(&sb);
 }
+
+/* xmalloc_huge: below 1 MB plain memory of the size asked; from 1 MB whole aligned 2 MB blocks,
+ * every byte usable, and the block works with realloc and free as any other. */
+TEST(xmalloc_huge_rounds_to_aligned_blocks)
+{
+	size_t cap = 0;
+	char *p = xmalloc_huge(1000, &cap);
+	CHECK_INT(cap, 1000);
+	memset(p, 1, cap);
+	free(p);
+	size_t sizes[] = {(size_t)1 << 20, ((size_t)2 << 20) + 1, (size_t)4 << 20};
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		p = xmalloc_huge(sizes[i], &cap);
+		CHECK(cap >= sizes[i]);
+		CHECK(cap == sizes[i] ||
+		      (cap % ((size_t)2 << 20) == 0 && (uintptr_t)p % ((size_t)2 << 20) == 0));
+		memset(p, 7, cap);
+		p = xrealloc(p, 100); /* a reservation handed back */
+		CHECK_INT(p[99], 7);
+		free(p);
+	}
+}

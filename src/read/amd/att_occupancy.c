@@ -111,11 +111,15 @@ static int read_se(att_scan *s, int64_t se, att_occupancy *o)
 {
 	if (att_scan_expect(s, '[', "an array of events"))
 		return -1;
-	/* Room for every row the rest of the file can hold, reserved once: only the pages the
-	 * rows touch cost, where growing by doubling copied the array at every step into fresh
-	 * pages. */
-	if (!o->cap)
-		o->v = xgrow(o->v, &o->cap, (s->len - s->pos) / OCC_MIN_ROW + 1, sizeof *o->v);
+	/* Room for every row the rest of the file can hold, reserved once (in huge pages when
+	 * large): only the pages the rows touch cost, where growing by doubling copied the array
+	 * at every step into fresh pages. */
+	if (!o->cap) {
+		size_t rows = (s->len - s->pos) / OCC_MIN_ROW + 1, bytes = 0;
+		free(o->v);
+		o->v = xmalloc_huge(rows * sizeof *o->v, &bytes);
+		o->cap = bytes / sizeof *o->v;
+	}
 	int first = 1, more;
 	for (;;) {
 		if (quick_rows(s, first, se, o)) {

@@ -53,9 +53,16 @@ typedef struct ints_fold {
 ATT_FAST_CLONES static int read_ints(att_scan *s, int64_t **v, size_t *n, const char *what,
 				     int monotone, const ints_fold *fold)
 {
-	/* At most one integer per two bytes: reserve that once (only touched pages cost). */
-	size_t cap = fold ? FOLD_CHUNK : (s->len - s->pos) / 2 + 1;
-	*v = xreallocarray(*v, cap, sizeof **v);
+	/* At most one integer per two bytes: reserve that once (only touched pages cost; in huge
+	 * pages when large). */
+	size_t cap = fold ? FOLD_CHUNK : (s->len - s->pos) / 2 + 1, bytes = 0;
+	free(*v);
+	if (fold)
+		*v = xreallocarray(NULL, cap, sizeof **v);
+	else if (cap > SIZE_MAX / sizeof **v)
+		*v = xreallocarray(NULL, cap, sizeof **v); /* fails as it did */
+	else
+		*v = xmalloc_huge(cap * sizeof **v, &bytes), cap = bytes / sizeof **v;
 	*n = 0;
 	if (att_scan_expect(s, '[', "an array of integers"))
 		return -1;
