@@ -32,9 +32,11 @@ void sb_reset(strbuf *sb)
 		sb->buf[0] = '\0';
 }
 
+/* A buffer past 256 KB (a page of output) takes huge pages (xgrow_huge): it is written once, in
+ * order, and each 4 KB page of it would fault on first touch. */
 static void reserve(strbuf *sb, size_t extra)
 {
-	sb->buf = xgrow(sb->buf, &sb->cap, sb->len + extra + 1, 1);
+	sb->buf = xgrow_huge(sb->buf, &sb->cap, sb->len + extra + 1, 1);
 }
 
 void sb_add(strbuf *sb, const void *data, size_t n)

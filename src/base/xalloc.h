@@ -30,5 +30,10 @@ void xalloc_keep_freed(void);
  * below that, or where that is refused, plain memory. *cap gets the usable size. Released with
  * free; realloc works on it. */
 void *xmalloc_huge(size_t n, size_t *cap);
+/* xgrow for an array or buffer written once, in order, that may grow large (a timeline's waves,
+ * a page of output): as xgrow while it stays under 256 KB, then in xmalloc_huge blocks (the old
+ * contents copied, up to the old capacity), and from 32 MB on as xgrow again (the block is
+ * then a mapping of its own, which realloc moves without a copy, its advice kept). */
+void *xgrow_huge(void *p, size_t *cap, size_t need, size_t elem_size);
 
 #endif

@@ -600,3 +600,23 @@ TEST(xmalloc_huge_rounds_to_aligned_blocks)
 		free(p);
 	}
 }
+
+/* xgrow_huge keeps what the array held whether it grows below 256 KB, across it or past one
+ * huge page, and its memory past 256 KB is 2 MB-aligned (what the huge-page advice needs). */
+TEST(xgrow_huge_keeps_contents_across_the_switch)
+{
+	uint32_t *a = NULL;
+	size_t cap = 0, n = 0, bad = 0;
+	for (uint32_t i = 0; i < 1200000; i++) { /* 4.8 MB: three switches of memory */
+		a = xgrow_huge(a, &cap, n + 1, sizeof *a);
+		a[n++] = i * 2654435761u;
+		CHECK(cap >= n);
+		if ((i & (i + 1)) == 0) /* at each power of two, look at everything kept */
+			for (size_t k = 0; k < n; k++)
+				bad += a[k] != (uint32_t)k * 2654435761u;
+	}
+	CHECK_INT(bad, 0);
+	CHECK_INT((uintptr_t)a % ((size_t)2 << 20), 0);
+	CHECK(cap * sizeof *a % ((size_t)2 << 20) == 0);
+	free(a);
+}
