@@ -50,7 +50,7 @@ struct exposed_scratch {
 	const exposed_wave_facts *cur;	/* exposed_group_facts': the group's */
 	/* the records exposed_wave kept since exposed_store_reset: compact, or as they were when
 	 * a value does not fit (x->full) */
-	struct exposed_rec *recs;
+	struct exposed_rec *recs; /* xgrow_huge: 1.4 MB on the corpus softmax */
 	size_t n_recs, cap_recs;
 	/* the stall of compact waves' records per instruction, in 64 bits (each below 2^31, fewer
 	 * than 2^32 of them summed: exact), added into the accumulator's 128-bit sums at the end of

@@ -229,8 +229,10 @@ void exposed_wave_simd(exposed_acc *a, const att_wave *w, exposed_wave_facts *f,
 {
 	struct exposed_scratch *x = exposed_scratch_for(a, 0);
 	size_t n = w->n_insts;
-	/* one more than needed: never a null array, even for a group of waves without records */
-	x->recs = xgrow(x->recs, &x->cap_recs, x->n_recs + n + 1, sizeof *x->recs);
+	/* one more than needed: never a null array, even for a group of waves without records.
+	 * Written once, in order, and large (a SIMD's records): whole huge pages past 256 KB,
+	 * where each fresh 4 KB page would fault on its own (xgrow_huge) */
+	x->recs = xgrow_huge(x->recs, &x->cap_recs, x->n_recs + n + 1, sizeof *x->recs);
 	struct exposed_rec *r = x->recs + x->n_recs;
 	const att_wave_inst *in = w->insts;
 	size_t k0 = 0;
