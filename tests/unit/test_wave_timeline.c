@@ -224,3 +224,80 @@ TEST(wave_timeline_without_hot_lines_reads_no_code_json)
 	fp_err_clear(&e);
 	free(dir);
 }
+
+/* The hot lines' look-up against a search of them: on every line near the hot ones, negative,
+ * past the table and huge, with the table (lines 0 .. 2^20 - 1) and without it (a hot line
+ * outside), and a line hot twice answers its first entry. The records on hot lines become the
+ * companion track with that index. */
+static size_t search_hot(const wave_timeline *t, int64_t line)
+{
+	for (size_t i = 0; i < t->n_hot; i++)
+		if (t->hot[i].code_line == line)
+			return i;
+	return (size_t)-1;
+}
+
+static void check_hot_lookup(const char *dir, const char *code, int want_table, size_t want_hot,
+			     size_t want_insts)
+{
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(file_mkdirs(dir, &e), 0);
+	put_file(dir, "code.json", code);
+	put_file(dir, "se0_sm0_sl0_wv0.json",
+		 "{\"name\":\"SE0\",\"duration\":100,\"wave\":{\"cu\":1,\"id\":0,\"simd\":0,"
+		 "\"slot\":0,\"begin\":0,\"end\":100,\"instructions\":[[0,6,1,4,3],[4,6,1,4,-3],"
+		 "[8,6,2,4,5],[12,6,0,0,3],[16,6,3,4,1048576],[20,6,4,4,7],[24,6,5,4,1],"
+		 "[28,6,6,4,9000000000]],\"timeline\":[[2,100]],\"waitcnt\":[]}}");
+	wave_timeline t;
+	CHECK_INT(wave_timeline_build(dir, 10, &t, &e), 0);
+	if (e.set) {
+		printf("  %s\n", e.message);
+		fp_err_clear(&e);
+		return;
+	}
+	CHECK_INT(t.hot_at != NULL, want_table);
+	CHECK_INT(t.n_hot, want_hot);
+	static const int64_t lines[] = {INT64_MIN, -1,	    0,		1,	  2, 3,
+					4,	   5,	    6,		7,	  8, 1048575,
+					1048576,   1 << 30, 9000000000, INT64_MAX};
+	for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
+		CHECK_INT(wave_timeline_hot_of(&t, lines[i]), search_hot(&t, lines[i]));
+	for (int64_t l = -3; l < 12; l++)
+		CHECK_INT(wave_timeline_hot_of(&t, l), search_hot(&t, l));
+	/* records with a positive duration on a hot line, in order */
+	static const int64_t rec_lines[] = {3, -3, 5, 3, 1048576, 7, 1, 9000000000};
+	size_t k = 0;
+	for (size_t i = 0; i < 8; i++) {
+		size_t h = search_hot(&t, rec_lines[i]);
+		if (h == (size_t)-1 || i == 3) /* the fourth lasts 0 cycles */
+			continue;
+		CHECK(k < t.n_insts && t.insts[k].hot == h && t.insts[k].begin == (int64_t)i * 4);
+		k++;
+	}
+	CHECK_INT(t.n_insts, k);
+	CHECK_INT(k, want_insts);
+	wave_timeline_release(&t);
+}
+
+TEST(wave_timeline_hot_lines_by_table_and_by_search)
+{
+	char *dir = path_join(t_tmpdir(), "tl_hot_table");
+	/* hot: lines 5 (stall 50), 3 and 7 (40 each, line order), 1 (10); line 3 twice */
+	check_hot_lookup(
+	    dir,
+	    "{\"code\":[[\"a\",0,1,\"k.py:1\",7,0,1,1,10,0],"
+	    "[\"b\",0,3,\"k.py:3\",7,4,1,1,40,0],[\"c\",0,5,\"k.py:5\",7,8,1,1,50,0],"
+	    "[\"d\",0,7,\"k.py:7\",7,12,1,1,40,0],[\"e\",0,3,\"k.py:3\",7,16,1,1,40,0],"
+	    "[\"f\",0,2,\"k.py:2\",7,20,1,1,0,0]]}",
+	    1, 5, 4);
+	free(dir);
+	dir = path_join(t_tmpdir(), "tl_hot_search");
+	/* a hot line past the table: searched */
+	check_hot_lookup(
+	    dir,
+	    "{\"code\":[[\"a\",0,1,\"k.py:1\",7,0,1,1,10,0],"
+	    "[\"b\",0,9000000000,\"k.py:3\",7,4,1,1,40,0],"
+	    "[\"c\",0,5,\"k.py:5\",7,8,1,1,50,0],[\"d\",0,1048576,\"k.py:7\",7,12,1,1,30,0]]}",
+	    0, 4, 4);
+	free(dir);
+}

@@ -78,6 +78,11 @@ typedef struct wave_timeline {
 	size_t n_insts, cap_insts;
 	tl_hot_line *hot;
 	size_t n_hot;
+	/* hot_at[line] = the code line's index in hot + 1, 0 when it is not hot, for lines 0 ..
+	 * n_hot_at - 1 (a record's look-up is one load); NULL when a hot line lies outside
+	 * 0 .. 2^20 - 1 (then hot is searched) */
+	uint32_t *hot_at;
+	size_t n_hot_at;
 	tl_clock *clocks; /* one per SE of realtime.json with two distinct pairs */
 	size_t n_clocks;
 	int64_t rt_frequency; /* realtime clock Hz, 0 without realtime.json */
@@ -112,6 +117,9 @@ int wave_timeline_finish(wave_timeline *t, const char *dir, fp_err *e);
  * it. */
 void wave_timeline_part(const wave_timeline *t, wave_timeline *part);
 void wave_timeline_merge(wave_timeline *t, wave_timeline *part);
+/* The index in t->hot of code line `line` (the first hot line with it), SIZE_MAX when it is
+ * not one of them. */
+size_t wave_timeline_hot_of(const wave_timeline *t, int64_t line);
 /* Microseconds since the earliest wave start for a cycle count of SE `se`, on the realtime
  * axis when a clock exists for that SE, else (cycles - first cycle) / 1000 (1 cycle shown as
  * 1 ns). */
