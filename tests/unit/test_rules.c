@@ -314,3 +314,72 @@ TEST(rules_uncalibrated_roof_is_not_a_signal)
 	jv_free(c);
 	jv_free(b);
 }
+
+/* Each check names the JSON pointer of what it refused (the pointer is built only then). */
+static void expect_pointer(const char *from, const char *to, const char *ptr)
+{
+	static const char base[] =
+	    "{\"rules\": [{\"id\": \"a\", \"class\": \"valu\", \"signal\": {\"field\": "
+	    "\"valu.pct_of_stall\", \"op\": \">\", \"threshold\": 10}, \"knob\": \"lds_stage\", "
+	    "\"change\": \"c\", \"expected\": \"x\", \"verify\": \"v\", \"confidence\": \"high\", "
+	    "\"priority\": 1, \"gate\": [\"memory\"]}]}";
+	char text[1024];
+	const char *at = strstr(base, from);
+	CHECK(at != NULL);
+	if (!at)
+		return;
+	snprintf(text, sizeof text, "%.*s%s%s", (int)(at - base), base, to, at + strlen(from));
+	rules r;
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(parse_rules_text(text, &r, &e), -1);
+	CHECK_INT(e.code, ERR_BAD_RULES);
+	CHECK_STR(jv_string(jv_get(e.extra, "pointer")), ptr);
+	rules_release(&r);
+	fp_err_clear(&e);
+}
+
+TEST(rules_each_check_names_its_pointer)
+{
+	expect_pointer("\"change\": \"c\"", "\"change\": \"\"", "/rules/0/change");
+	expect_pointer("\"verify\": \"v\", ", "", "/rules/0");
+	expect_pointer("\"op\": \">\"", "\"op\": \"=>\"", "/rules/0/signal/op");
+	expect_pointer("\"threshold\": 10", "\"threshold\": \"x\"", "/rules/0/signal/threshold");
+	expect_pointer("\"gate\": [\"memory\"]", "\"gate\": [\"memory\", \"speed\"]",
+		       "/rules/0/gate/1");
+	expect_pointer("\"gate\": [\"memory\"]", "\"gate\": {}", "/rules/0/gate");
+	expect_pointer("\"gate\": [\"memory\"]", "\"also\": 1", "/rules/0/also");
+	expect_pointer("\"gate\": [\"memory\"]", "\"bogus\": 1", "/rules/0/bogus");
+	expect_pointer("\"gate\": [\"memory\"]", "\"applies_to\": {\"has_mfmaa\": true}",
+		       "/rules/0/applies_to/has_mfmaa");
+	expect_pointer("\"confidence\": \"high\"", "\"confidence\": \"sure\"",
+		       "/rules/0/confidence");
+	expect_pointer("\"priority\": 1", "\"priority\": 3", "/rules/0/priority");
+	expect_pointer("\"priority\": 1, ", "", "/rules/0");
+	expect_pointer("\"class\": \"valu\"", "\"class\": \"vlau\"", "/rules/0/class");
+	expect_pointer("\"knob\": \"lds_stage\"", "\"knob\": \"lds\"", "/rules/0/knob");
+	expect_pointer("\"id\": \"a\"", "\"id\": \"A\"", "/rules/0/id");
+	/* the vocabulary's: a knob of an unknown kind, a knob two vocabularies define */
+	static const char rules_ok[] =
+	    "{\"rules\": [{\"id\": \"a\", \"class\": \"valu\", \"signal\": {\"field\": "
+	    "\"valu.pct_of_stall\", \"op\": \">\", \"threshold\": 10}, \"knob\": \"lds_stage\", "
+	    "\"change\": \"c\", \"expected\": \"x\", \"verify\": \"v\", \"confidence\": \"high\", "
+	    "\"priority\": 1}]}";
+	static const char bad_kind[] =
+	    "{\"kinds\":{\"primitive\":\"p\"},\"knobs\":[{\"id\":\"lds_stage\",\"kind\":\"prim\","
+	    "\"api\":\"a\",\"effect\":\"e\"}]}";
+	rules r;
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(rules_parse(&r, rules_ok, strlen(rules_ok), "rules.json", bad_kind,
+			      strlen(bad_kind), "knobs.json", &e),
+		  -1);
+	CHECK_STR(jv_string(jv_get(e.extra, "pointer")), "/knobs/0/kind");
+	rules_release(&r);
+	fp_err_clear(&e);
+	rules_vocab two[2] = {{knobs_min, strlen(knobs_min), "a.json"},
+			      {knobs_min, strlen(knobs_min), "b.json"}};
+	CHECK_INT(rules_parse_vocabs(&r, rules_ok, strlen(rules_ok), "rules.json", two, 2, &e), -1);
+	CHECK_STR(jv_string(jv_get(e.extra, "pointer")), "/knobs/0/id");
+	CHECK_STR(jv_string(jv_get(e.extra, "file")), "b.json");
+	rules_release(&r);
+	fp_err_clear(&e);
+}

@@ -80,10 +80,10 @@ static const char *const rule_keys[] = {
 
 static const char *get_str(vctx *c, const jv *obj, const char *key, const char *ptr)
 {
-	char p[160];
-	snprintf(p, sizeof p, "%s/%s", ptr, key);
 	const char *s = jv_string(jv_get(obj, key));
 	if (!s || !*s) {
+		char p[160];
+		snprintf(p, sizeof p, "%s/%s", ptr, key);
 		bad(c, jv_get(obj, key) ? p : ptr, "a non-empty string", "missing or empty \"%s\"",
 		    key);
 		return NULL;
@@ -101,19 +101,20 @@ static int parse_cond(vctx *c, const jv *v, const char *ptr, rule_cond *out)
 	const char *op = field ? get_str(c, v, "op", ptr) : NULL;
 	if (!op)
 		return -1;
-	snprintf(p, sizeof p, "%s/field", ptr);
-	if (!rules_signal_known(field))
+	if (!rules_signal_known(field)) {
+		snprintf(p, sizeof p, "%s/field", ptr);
 		return bad(c, p, "a known signal name (docs/report.md)", "unknown signal \"%s\"",
 			   field);
+	}
 	int k = -1;
 	for (int i = 0; i < 6; i++)
 		if (strcmp(op, op_names[i]) == 0)
 			k = i;
-	snprintf(p, sizeof p, "%s/op", ptr);
-	if (k < 0)
+	if (k < 0) {
+		snprintf(p, sizeof p, "%s/op", ptr);
 		return bad(c, p, "one of > >= < <= == !=", "unknown op \"%s\"", op);
+	}
 	const jv *t = jv_get(v, "threshold");
-	snprintf(p, sizeof p, "%s/threshold", ptr);
 	out->field = xstrdup(field);
 	out->op = (rule_op)k;
 	if (jv_type_of(t) == JV_STRING && (k == RULE_EQ || k == RULE_NE)) {
@@ -121,8 +122,10 @@ static int parse_cond(vctx *c, const jv *v, const char *ptr, rule_cond *out)
 		out->str = xstrdup(jv_string(t));
 	} else if (jv_is_num(t))
 		out->num = jv_num(t);
-	else
+	else {
+		snprintf(p, sizeof p, "%s/threshold", ptr);
 		return bad(c, p, "a number (or a string with == / !=)", "%s", "bad threshold");
+	}
 	return 0;
 }
 
@@ -158,9 +161,10 @@ static int member(vctx *c, const jv *v, const member_spec *m, const char *ptr, c
 	*out = jv_get(v, m->key);
 	if (!*out)
 		return 0;
-	snprintf(p, sizeof p, "%s/%s", ptr, m->key);
-	if (jv_type_of(*out) != m->type || jv_len(*out) < m->min || jv_len(*out) > m->max)
+	if (jv_type_of(*out) != m->type || jv_len(*out) < m->min || jv_len(*out) > m->max) {
+		snprintf(p, sizeof p, "%s/%s", ptr, m->key);
 		return bad(c, p, m->expected, "%s", m->msg);
+	}
 	return 1;
 }
 
@@ -190,16 +194,17 @@ static int parse_gate(vctx *c, const jv *v, const char *ptr, unsigned *gate)
 		return rc;
 	for (size_t i = 0; i < jv_len(g); i++) {
 		const char *s = jv_string(jv_at(g, i));
-		snprintf(p, sizeof p, "%s/gate/%zu", ptr, i);
 		if (s && strcmp(s, "memory") == 0)
 			*gate |= RULE_GATE_MEMORY;
 		else if (s && strcmp(s, "compute") == 0)
 			*gate |= RULE_GATE_COMPUTE;
 		else if (s && strcmp(s, "latency") == 0)
 			*gate |= RULE_GATE_LATENCY;
-		else
+		else {
+			snprintf(p, sizeof p, "%s/gate/%zu", ptr, i);
 			return bad(c, p, "memory, compute or latency", "unknown bound \"%s\"",
 				   s ? s : "(not a string)");
+		}
 	}
 	return 0;
 }
@@ -280,9 +285,10 @@ static int check_keys(vctx *c, const jv *v, const char *ptr)
 		int known = 0;
 		for (size_t j = 0; rule_keys[j]; j++)
 			known |= strcmp(k, rule_keys[j]) == 0;
-		snprintf(p, sizeof p, "%s/%s", ptr, k);
-		if (!known)
+		if (!known) {
+			snprintf(p, sizeof p, "%s/%s", ptr, k);
 			return bad(c, p, "a rule key (docs/report.md)", "unknown key \"%s\"", k);
+		}
 	}
 	return 0;
 }
@@ -315,21 +321,25 @@ static int parse_rule(vctx *c, const rules *r, const jv *v, const char *ptr, rul
 		return bad(c, ptr, "a rule object", "%s", "a rule is not an object");
 	if (check_keys(c, v, ptr) || parse_texts(c, v, ptr, ru))
 		return -1;
-	snprintf(p, sizeof p, "%s/class", ptr);
-	if (!rules_class_known(ru->klass))
+	if (!rules_class_known(ru->klass)) {
+		snprintf(p, sizeof p, "%s/class", ptr);
 		return bad(c, p, "a native AMD or NVIDIA class, occupancy or roofline",
 			   "unknown class \"%s\"", ru->klass);
-	snprintf(p, sizeof p, "%s/knob", ptr);
-	if (!(ru->knob_v = rules_knob(r, ru->knob)))
+	}
+	if (!(ru->knob_v = rules_knob(r, ru->knob))) {
+		snprintf(p, sizeof p, "%s/knob", ptr);
 		return bad(c, p, "a knob id of the vocabulary", "unknown knob \"%s\"", ru->knob);
-	snprintf(p, sizeof p, "%s/confidence", ptr);
+	}
 	if (strcmp(ru->confidence, "high") && strcmp(ru->confidence, "medium") &&
-	    strcmp(ru->confidence, "low"))
+	    strcmp(ru->confidence, "low")) {
+		snprintf(p, sizeof p, "%s/confidence", ptr);
 		return bad(c, p, "high, medium or low", "bad confidence \"%s\"", ru->confidence);
+	}
 	const jv *pr = jv_get(v, "priority");
-	snprintf(p, sizeof p, "%s/priority", ptr);
-	if (!jv_is_num(pr) || jv_num(pr) <= 0 || jv_num(pr) > 2)
+	if (!jv_is_num(pr) || jv_num(pr) <= 0 || jv_num(pr) > 2) {
+		snprintf(p, sizeof p, "%s/priority", ptr);
 		return bad(c, pr ? p : ptr, "a number in (0, 2]", "%s", "bad or missing priority");
+	}
 	ru->priority = jv_num(pr);
 	snprintf(p, sizeof p, "%s/signal", ptr);
 	if (parse_cond(c, jv_get(v, "signal"), p, &ru->conds[0]))
@@ -364,10 +374,11 @@ static int check_knobs(vctx *c, const jv *doc)
 		    !get_str(c, k, "effect", p))
 			return c->e->set ? -1 : bad(c, p, "a knob object", "%s", "bad knob");
 		const char *kind = jv_string(jv_get(k, "kind"));
-		snprintf(p, sizeof p, "/knobs/%zu/kind", i);
-		if (!jv_get(jv_get(doc, "kinds"), kind))
+		if (!jv_get(jv_get(doc, "kinds"), kind)) {
+			snprintf(p, sizeof p, "/knobs/%zu/kind", i);
 			return bad(c, p, "a kind listed under \"kinds\"",
 				   "unknown knob kind \"%s\"", kind);
+		}
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(jv_string(jv_get(jv_at(ks, j), "id")), id) == 0) {
 				snprintf(p, sizeof p, "/knobs/%zu/id", i);
@@ -451,9 +462,9 @@ static int merge_vocab(rules *r, const rules_vocab *v, fp_err *e)
 	const jv *ks = jv_get(doc, "knobs");
 	for (size_t i = 0; !fail && i < jv_len(ks); i++) {
 		const char *id = jv_string(jv_get(jv_at(ks, i), "id"));
-		char p[64];
-		snprintf(p, sizeof p, "/knobs/%zu/id", i);
 		if (rules_knob(r, id)) {
+			char p[64];
+			snprintf(p, sizeof p, "/knobs/%zu/id", i);
 			fail = bad(&kc, p, "a knob id unique across all vocabularies",
 				   "knob \"%s\" is already defined by another vocabulary", id);
 			break;
