@@ -22,11 +22,6 @@ static jv *str_or_null(const char *s)
 	return s ? jv_str(s) : jv_null();
 }
 
-static jv *hex(uint64_t v)
-{
-	return jv_strf("0x%llx", (unsigned long long)v);
-}
-
 static void merge(jv *dst, const jv *src)
 {
 	for (size_t i = 0; i < jv_len(src); i++)
@@ -194,9 +189,9 @@ jv *profile_hotspot_json(const stall_profile *p, size_t r)
 	jv *o = jv_object();
 	jv_set_int(o, "rank", (int64_t)r + 1);
 	jv_set_int(o, "code_line", t->code_line);
-	jv_set(o, "vaddr", hex((uint64_t)t->vaddr));
+	jv_set(o, "vaddr", jv_hex((uint64_t)t->vaddr));
 	if (p->address)
-		jv_set(o, "address", hex(p->address[i]));
+		jv_set(o, "address", jv_hex(p->address[i]));
 	jv_set_str(o, "isa", t->isa);
 	jv_set_str(o, "source", t->source);
 	jv_set_str(o, "class", class_name(p->vendor, t->klass));

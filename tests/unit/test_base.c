@@ -620,3 +620,33 @@ TEST(xgrow_huge_keeps_contents_across_the_switch)
 	CHECK(cap * sizeof *a % ((size_t)2 << 20) == 0);
 	free(a);
 }
+
+/* jv_hex writes what "0x%llx" writes. */
+TEST(jv_hex_is_printf_hex)
+{
+	uint64_t vals[64] = {0,
+			     1,
+			     9,
+			     10,
+			     15,
+			     16,
+			     255,
+			     256,
+			     0xabcdef,
+			     UINT64_MAX,
+			     UINT64_MAX - 1,
+			     (uint64_t)1 << 63,
+			     0x1000000000000000ull};
+	uint64_t x = 88172645463325252ull;
+	for (size_t i = 13; i < 64; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		vals[i] = x >> (i % 60);
+	}
+	for (size_t i = 0; i < 64; i++) {
+		char want[32];
+		snprintf(want, sizeof want, "0x%llx", (unsigned long long)vals[i]);
+		jv *h = jv_hex(vals[i]);
+		CHECK_STR(jv_string(h), want);
+		jv_free(h);
+	}
+}

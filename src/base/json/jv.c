@@ -121,6 +121,19 @@ jv *jv_strf(const char *fmt, ...)
 	return v;
 }
 
+jv *jv_hex(uint64_t v)
+{
+	char b[2 + 16];
+	size_t n = 0;
+	for (uint64_t x = v; n == 0 || x; x >>= 4)
+		n++;
+	b[0] = '0';
+	b[1] = 'x';
+	for (size_t i = n; i-- > 0; v >>= 4)
+		b[2 + i] = "0123456789abcdef"[v & 15];
+	return jv_strn(b, 2 + n);
+}
+
 jv *jv_array(void)
 {
 	return mk(JV_ARRAY);
