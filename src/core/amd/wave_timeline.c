@@ -264,29 +264,19 @@ void tl_states_first(const wave_timeline *t, const tl_wave *w, tl_state_iter *it
 	it->at = w->begin;
 }
 
-int tl_states_next(tl_state_iter *it, tl_state *s)
+const uint8_t *tl_state_decode(const uint8_t *p, tl_state *s)
 {
-	if (!it->left)
-		return 0;
 	uint64_t u;
-	if (!(it->p[0] & 0x80)) { /* one byte */
-		u = it->p[0];
-		it->p++;
-	} else {
-		it->p = get_uint(it->p, &u);
-	}
+	p = get_uint(p, &u);
 	if ((u & 7) != TL_SEG_ESC) {
 		s->state = (int)(u & 7);
 		s->cycles = (int64_t)(u >> 3);
 	} else {
 		int64_t state;
-		it->p = get_int(get_int(it->p, &state), &s->cycles);
+		p = get_int(get_int(p, &state), &s->cycles);
 		s->state = (int)state;
 	}
-	s->begin = it->at;
-	it->at = trace_add(it->at, s->cycles);
-	it->left--;
-	return 1;
+	return p;
 }
 
 static void add_insts(wave_timeline *t, const att_wave *w, tl_wave *tw)

@@ -101,7 +101,35 @@ void wave_timeline_release(wave_timeline *t);
 /* Starts reading wave w's state segments; tl_states_next gives them in order: 1 and *s, or 0
  * after the last. */
 void tl_states_first(const wave_timeline *t, const tl_wave *w, tl_state_iter *it);
-int tl_states_next(tl_state_iter *it, tl_state *s);
+/* One segment at p, in any of its forms, into s's state and cycles; returns the byte after it
+ * (tl_states_next reads the short forms itself). */
+const uint8_t *tl_state_decode(const uint8_t *p, tl_state *s);
+/* Inline: REPORT.html's picture reads every segment of a CU (160 k on the corpus softmax),
+ * and the call was a quarter of it. A short segment is cycles << 3 | state (state 0..6) in
+ * one or two bytes (wave_timeline.c). */
+static inline int tl_states_next(tl_state_iter *it, tl_state *s)
+{
+	if (!it->left)
+		return 0;
+	const uint8_t *p = it->p;
+	uint64_t u = p[0];
+	size_t n = 1;
+	if (u & 0x80) {
+		u = (u & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7;
+		n = p[1] & 0x80 ? 0 : 2;
+	}
+	if (n && (u & 7) != 7) {
+		s->state = (int)(u & 7);
+		s->cycles = (int64_t)(u >> 3);
+		it->p = p + n;
+	} else {
+		it->p = tl_state_decode(p, s);
+	}
+	s->begin = it->at;
+	it->at = trace_add(it->at, s->cycles);
+	it->left--;
+	return 1;
+}
 
 /* The same built from waves another reader parsed (report's bubbles pass): begin reads
  * code.json (the hot lines; not with top_lines 0) and realtime.json; add takes one parsed wave
