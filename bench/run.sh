@@ -95,14 +95,16 @@ if [ -n "$soft" ]; then
 	catall "$soft"
 	catall "$soft"
 	cores=$(nproc)
-	rep="$WORK/rep"
+	# every report run writes into a directory of its own: report appends a step to an existing
+	# bundle's manifest, so runs into one --out would each read and write a longer one
+	rep="\"\$(mktemp -u '$WORK/rep.XXXXXX')\""
 	interleave \
 		floor1 "'$B/bench/io_floor' '$soft'" \
 		bub1 "'$FLY' bubbles --bundle '$soft' --format json --threads 1" \
-		rep1 "'$FLY' report --bundle '$soft' --out '$rep' --format json --threads 1" \
+		rep1 "'$FLY' report --bundle '$soft' --out $rep --format json --threads 1" \
 		floorN "'$B/bench/io_floor' --threads $cores '$soft'" \
 		bubN "'$FLY' bubbles --bundle '$soft' --format json" \
-		repN "'$FLY' report --bundle '$soft' --out '$rep' --format json" \
+		repN "'$FLY' report --bundle '$soft' --out $rep --format json" \
 		map1 "'$FLY' map --bundle '$soft' --format json" \
 		cat "bash -c \"cd '$soft' && cat -- * >/dev/null\""
 	echo "files: $(ls "$soft" | wc -l), $(mb_of "$soft") MB; load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -193,7 +193,7 @@ static void add_sources(cmd_ctx *ctx, analysis_input *in, jv *data)
 				 "Triton): instructions have no source lines");
 		return;
 	}
-	jv *src = jv_set(data, "sources", codeobj_fill_sources(in->trace));
+	jv *src = jv_set(data, "sources", codeobj_fill_sources(in->trace, &in->disp.listing));
 	const char *origin = jv_string(jv_get(src, "origin"));
 	int64_t filled = jv_i64(jv_get(src, "filled_from_code_object"));
 	if (filled > 0)

@@ -122,12 +122,27 @@ static jv *capture_csvs(const analysis_input *in, gathered *g, const char *suffi
 		if (in->src.kind == BUNDLE_DISPATCH)
 			dirs[2] = path_join(in->src.dir, "../../../rocprofv3");
 		g->csvs = jv_array();
+		/* the dispatch's own directory was listed once already (backend_dispatch.listing,
+		 * sorted as file_list_matching sorts): its names are asked, not walked again */
+		file_listing *seen = in->disp.listing.dir && !strcmp(in->disp.listing.dir, dirs[1])
+					 ? (file_listing *)&in->disp.listing
+					 : NULL;
 		for (size_t d = 0; d < 3; d++) {
 			size_t n = 0;
 			fp_err e = FP_ERR_INIT;
-			char **names = dirs[d] && file_is_dir(dirs[d])
-					   ? file_list_matching(dirs[d], names_csv, NULL, &n, &e)
-					   : NULL;
+			char **names = NULL;
+			if (d == 1 && seen) {
+				char **all = file_listing_names(seen, &n, &e);
+				for (size_t i = 0; all && i < n; i++)
+					if (names_csv(all[i], NULL)) {
+						char *p = path_join(dirs[d], all[i]);
+						jv_push(g->csvs, jv_str(p));
+						free(p);
+					}
+				n = 0;
+			} else if (dirs[d] && file_is_dir(dirs[d])) {
+				names = file_list_matching(dirs[d], names_csv, NULL, &n, &e);
+			}
 			for (size_t i = 0; i < n; i++) {
 				char *p = path_join(dirs[d], names[i]);
 				jv_push(g->csvs, jv_str(p));
@@ -395,8 +410,9 @@ static int gather(cmd_ctx *ctx, analysis_input *in, gathered *g, const char **ar
 	 * source needs every instruction and wait */
 	bubbles_params bo = {0, -1, (int)threads, NULL};
 	/* code objects saved beside the trace fill missing .py lines and the kernel resources */
-	g->sources =
-	    (analysis_vendor(in) == VENDOR_NVIDIA) ? jv_object() : codeobj_fill_sources(in->trace);
+	g->sources = (analysis_vendor(in) == VENDOR_NVIDIA)
+			 ? jv_object()
+			 : codeobj_fill_sources(in->trace, &in->disp.listing);
 	/* the pass that reads the wave files also gives idle waves, exposed stall and
 	 * REPORT.html's timeline (wave_facts.h): every file is read once */
 	const char *dir = in->trace->dir;

@@ -11,6 +11,7 @@
 #include "core/backend/backend.h"
 #include "core/bundle/bundle.h"
 #include "read/amd/att_code.h"
+#include "read/amd/codeobj_load.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,4 +254,45 @@ TEST(dispatch_select_listed_only_candidate)
 	free(d2);
 	free(d1);
 	free(cap);
+}
+
+/* codeobj_find_beside asked with the dispatch directory's listing finds what it finds walking
+ * the directory: the first code object in name order that is a regular file (not a directory
+ * of that name), then in the parent; a listing of another directory is not used. */
+TEST(codeobj_find_beside_with_a_listing_as_without)
+{
+	char *top = path_join(t_tmpdir(), "cobeside");
+	char *disp = path_join(top, "ui_output_agent_1_dispatch_2");
+	put(disp, "se0_sm0_sl0_wv0.json", "{}");
+	put(disp, "x_code_object_id_3.out", "x");
+	put(disp, "a_code_object_id_3.out", "a");
+	put(top, "p_code_object_id_5.out", "p");
+	char *sub = path_join(disp, "b_code_object_id_4.out");
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(file_mkdirs(sub, &e), 0); /* a directory: never the answer */
+	file_listing mine, other;
+	file_listing_init(&mine, disp);
+	file_listing_init(&other, top);
+	for (int64_t id = 3; id <= 6; id++) {
+		char *want = codeobj_find_beside(disp, id, NULL);
+		char *got = codeobj_find_beside(disp, id, &mine);
+		char *skip = codeobj_find_beside(disp, id, &other);
+		CHECK_STR(got ? got : "(none)", want ? want : "(none)");
+		CHECK_STR(skip ? skip : "(none)", want ? want : "(none)");
+		if (id == 3)
+			CHECK(want && strstr(want, "/a_code_object_id_3.out"));
+		if (id == 5)
+			CHECK(want && strstr(want, "/p_code_object_id_5.out"));
+		if (id == 4 || id == 6)
+			CHECK(!want);
+		free(want);
+		free(got);
+		free(skip);
+	}
+	CHECK(mine.walked && !other.walked);
+	file_listing_release(&mine);
+	file_listing_release(&other);
+	free(sub);
+	free(disp);
+	free(top);
 }

@@ -154,7 +154,7 @@ long bundle_export_code_objects(const trace_dispatch *t, const char *src_dispatc
 		if (t->insts[i].is_label || seen_id(ids, nids, id))
 			continue;
 		ids[nids++] = id;
-		char *found = codeobj_find_beside(src_dispatch, id);
+		char *found = codeobj_find_beside(src_dispatch, id, NULL);
 		if (!found)
 			continue;
 		char *to = path_join(dst_dispatch, path_base(found));

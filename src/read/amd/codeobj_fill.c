@@ -28,11 +28,11 @@ static size_t distinct_ids(const trace_dispatch *d, int64_t *ids, size_t max)
 	return n;
 }
 
-static jv *load_one(const trace_dispatch *d, loaded *l)
+static jv *load_one(const trace_dispatch *d, loaded *l, file_listing *listed)
 {
 	jv *o = jv_object();
 	jv_set_int(o, "id", l->id);
-	char *path = d->dir ? codeobj_find_beside(d->dir, l->id) : NULL;
+	char *path = d->dir ? codeobj_find_beside(d->dir, l->id, listed) : NULL;
 	jv_set(o, "path", path ? jv_str(path) : jv_null());
 	if (!path)
 		return o;
@@ -69,7 +69,7 @@ static const char *origin(size_t had, size_t filled, size_t total)
 	return filled > 0 ? "code_object" : "none";
 }
 
-jv *codeobj_fill_sources(trace_dispatch *d)
+jv *codeobj_fill_sources(trace_dispatch *d, file_listing *listed)
 {
 	int64_t ids[CODEOBJ_FILL_MAX];
 	size_t n = distinct_ids(d, ids, CODEOBJ_FILL_MAX);
@@ -78,7 +78,7 @@ jv *codeobj_fill_sources(trace_dispatch *d)
 	jv *objs = jv_array();
 	for (size_t i = 0; i < n; i++) {
 		l[i].id = ids[i];
-		jv_push(objs, load_one(d, &l[i]));
+		jv_push(objs, load_one(d, &l[i], listed));
 	}
 	size_t total = 0, had = 0, filled = 0;
 	for (size_t i = 0; i < d->n_insts; i++) {

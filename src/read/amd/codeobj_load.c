@@ -78,12 +78,14 @@ static int names_codeobj(const char *name, void *suffix)
 }
 
 /* The first file in dir whose name ends with suffix (owned path), or NULL. Only the names that
- * end so are listed: the dispatch directory holds thousands of wave files. */
-static char *find_in(const char *dir, const char *suffix, int subdirs)
+ * end so are listed: the dispatch directory holds thousands of wave files; or, when dir was
+ * listed already (listed), its names are asked instead (sorted alike). */
+static char *find_in(const char *dir, const char *suffix, int subdirs, file_listing *listed)
 {
 	fp_err e = FP_ERR_INIT;
 	size_t n = 0;
-	char **names = file_list_matching(dir, names_codeobj, (void *)suffix, &n, &e);
+	char **names = listed ? file_listing_names(listed, &n, &e)
+			      : file_list_matching(dir, names_codeobj, (void *)suffix, &n, &e);
 	fp_err_clear(&e);
 	char *found = NULL;
 	for (size_t i = 0; names && i < n && !found; i++) {
@@ -94,7 +96,7 @@ static char *find_in(const char *dir, const char *suffix, int subdirs)
 	}
 	/* One level down: rocprofv3's -o prefix puts files under <dir>/<hostname>/. Only the
 	 * subdirectories are looked at (a dispatch directory holds thousands of wave files). */
-	if (names)
+	if (names && !listed) /* a listing's names are the listing's */
 		file_list_free(names, n);
 	names = found || !subdirs ? NULL : file_list_subdirs(dir, &n, &e);
 	fp_err_clear(&e);
@@ -120,8 +122,10 @@ static char *find_in(const char *dir, const char *suffix, int subdirs)
 	return found;
 }
 
-char *codeobj_find_beside(const char *dispatch_dir, int64_t id)
+char *codeobj_find_beside(const char *dispatch_dir, int64_t id, file_listing *listed)
 {
+	if (listed && (!listed->dir || strcmp(listed->dir, dispatch_dir) != 0))
+		listed = NULL; /* another directory's names */
 	char suffix[64];
 	snprintf(suffix, sizeof suffix, "_code_object_id_%lld.out", (long long)id);
 	char *dir = xstrdup(dispatch_dir);
@@ -130,7 +134,7 @@ char *codeobj_find_beside(const char *dispatch_dir, int64_t id)
 	 * output directory that holds it (and its <hostname>/ prefix directories). Never higher:
 	 * a sibling capture's code object would be used, and copied into an example bundle. */
 	for (int up = 0; up < 2 && !found; up++) {
-		found = find_in(dir, suffix, up == 1);
+		found = find_in(dir, suffix, up == 1, up == 0 ? listed : NULL);
 		char *slash = strrchr(dir, '/');
 		if (!slash || slash == dir)
 			break;

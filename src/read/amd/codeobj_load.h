@@ -9,6 +9,7 @@
 #define FLYPROF_READ_CODEOBJ_LOAD_H
 
 #include "base/err.h"
+#include "base/fileio.h"
 #include "base/json/jv.h"
 #include "model/trace.h"
 #include "read/amd/amdgpu_note.h"
@@ -41,8 +42,10 @@ int codeobj_kernel_resources(const codeobj_full *cf, const char *kernel, trace_r
  * dispatch directory: in the dispatch directory, then in its parent (the capture's output
  * directory) and the parent's direct subdirectories other than ui_output_* (the -o prefix
  * directory); never in siblings of the parent. Returns the first match in sorted order
- * (owned) or NULL. */
-char *codeobj_find_beside(const char *dispatch_dir, int64_t id);
+ * (owned) or NULL. listed (may be NULL): dispatch_dir's names when a caller listed them already
+ * (base/fileio.h file_listing; ignored when it is another directory's), so that a directory of
+ * thousands of wave files is not walked again. */
+char *codeobj_find_beside(const char *dispatch_dir, int64_t id, file_listing *listed);
 
 /* The description `map --code-object` prints: header facts, kernels with resources and
  * descriptor fields, the line table (at most max_rows rows, all when max_rows is 0; *total
@@ -58,6 +61,7 @@ jv *codeobj_describe(const codeobj_full *cf, size_t max_rows, size_t *total);
  *    "instructions", "with_source_in_code_json", "filled_from_code_object",
  *    "code_objects": [{"id", "path" (or null), "arch", "debug_line", "error"?}]} */
 #define CODEOBJ_FILL_MAX 16
-jv *codeobj_fill_sources(trace_dispatch *d);
+/* listed: d->dir's names if listed already, or NULL (codeobj_find_beside) */
+jv *codeobj_fill_sources(trace_dispatch *d, file_listing *listed);
 
 #endif
