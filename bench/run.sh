@@ -4,7 +4,8 @@
 # Environment: FLYPROF_CORPUS (default ../shared/corpus), BENCH_DIR (default /tmp), BENCH_SIZES
 # (MB of generated traces, default "256 1024 4096"), BENCH_RUNS (best of N, default 5),
 # BENCH_PREV (another flyprof binary, e.g. the previous version's: its bubbles and report
-# outputs are compared byte for byte with this one's on every trace benchmarked), BENCH_DATA
+# outputs are compared byte for byte with this one's on every trace benchmarked, and on the
+# corpus softmax both are timed in the same rounds as this build's), BENCH_DATA
 # (a directory where generated traces are kept as g<MB> and reused by later runs: gen_att is
 # deterministic, and a 4 GB trace takes minutes to write on a busy machine).
 # Prints: the machine; the scanner vs the generic JSON parser; on the page-cached corpus
@@ -98,7 +99,15 @@ if [ -n "$soft" ]; then
 	# every report run writes into a directory of its own: report appends a step to an existing
 	# bundle's manifest, so runs into one --out would each read and write a longer one
 	rep="\"\$(mktemp -u '$WORK/rep.XXXXXX')\""
+	# with BENCH_PREV, the previous version's bubbles and report at one thread run in the same
+	# rounds, so that the speed-up is a ratio measured side by side
+	prev=()
+	if [ -n "${BENCH_PREV:-}" ]; then
+		prev=(pbub1 "'$BENCH_PREV' bubbles --bundle '$soft' --format json --threads 1"
+			prep1 "'$BENCH_PREV' report --bundle '$soft' --out $rep --format json --threads 1")
+	fi
 	interleave \
+		"${prev[@]}" \
 		floor1 "'$B/bench/io_floor' '$soft'" \
 		bub1 "'$FLY' bubbles --bundle '$soft' --format json --threads 1" \
 		rep1 "'$FLY' report --bundle '$soft' --out $rep --format json --threads 1" \
@@ -127,6 +136,13 @@ if [ -n "$soft" ]; then
 	echo "report/bubbles: threads 1 wall $(ratio "$W_rep1" "$W_bub1")x cpu $(ratio "$C_rep1" "$C_bub1")x;" \
 		"threads $cores wall $(ratio "$W_repN" "$W_bubN")x cpu $(ratio "$C_repN" "$C_bubN")x"
 	echo "map/bubbles (threads $cores): wall $(ratio "$W_map1" "$W_bubN")x cpu $(ratio "$C_map1" "$C_bubN")x"
+	if [ -n "${BENCH_PREV:-}" ]; then
+		echo "BENCH_PREV (threads 1): bubbles $W_pbub1 s wall, $C_pbub1 s cpu; report $W_prep1 s" \
+			"wall, $C_prep1 s cpu"
+		echo "this build / BENCH_PREV (threads 1): bubbles wall $(ratio "$W_bub1" "$W_pbub1")x" \
+			"cpu $(ratio "$C_bub1" "$C_pbub1")x; report wall $(ratio "$W_rep1" "$W_prep1")x" \
+			"cpu $(ratio "$C_rep1" "$C_prep1")x"
+	fi
 	echo "bubbles peak RSS: $(rss_mb "$FLY" bubbles --bundle "$soft" --format json) MB"
 	same_as_prev bubbles --bundle "$soft" --format json --all
 	same_as_prev report --bundle "$soft" --out "$WORK/rep_cmp" --format json
