@@ -85,16 +85,23 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-void *xgrow(void *p, size_t *cap, size_t need, size_t elem_size)
+/* The capacity xgrow and xgrow_huge grow cap to for need: doubled from cap (8 at first). */
+static size_t doubled_cap(size_t cap, size_t need)
 {
-	if (need <= *cap)
-		return p;
-	size_t c = *cap ? *cap : 8;
+	size_t c = cap ? cap : 8;
 	while (c < need) {
 		if (c > SIZE_MAX / 2)
 			die_oom(SIZE_MAX);
 		c *= 2;
 	}
+	return c;
+}
+
+void *xgrow(void *p, size_t *cap, size_t need, size_t elem_size)
+{
+	if (need <= *cap)
+		return p;
+	size_t c = doubled_cap(*cap, need);
 	p = xreallocarray(p, c, elem_size);
 	*cap = c;
 	return p;
@@ -108,12 +115,7 @@ void *xgrow_huge(void *p, size_t *cap, size_t need, size_t elem_size)
 {
 	if (need <= *cap)
 		return p;
-	size_t c = *cap ? *cap : 8;
-	while (c < need) {
-		if (c > SIZE_MAX / 2)
-			die_oom(SIZE_MAX);
-		c *= 2;
-	}
+	size_t c = doubled_cap(*cap, need);
 	if (elem_size && c > SIZE_MAX / elem_size)
 		die_oom(SIZE_MAX);
 	/* Past 32 MB (xalloc_keep_freed's mapping threshold) a block is a mapping of its own, which
