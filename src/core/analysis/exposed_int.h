@@ -92,10 +92,21 @@ void exposed_wave_simd(exposed_acc *a, const att_wave *w, exposed_wave_facts *f,
  * runs (for the tests). */
 uint64_t exposed_cycles(uint32_t *d, uint32_t *phi, int64_t len, int simd);
 
+/* The instruction a code line names and its flag, as the code table has them: instruction index
+ * << 1 | flag (exposed_flag), -1 when none (line 0 and negative lines included). Lines past the
+ * table are looked up in the line index. */
+static inline int32_t exposed_code_of(const exposed_acc *a, int64_t line)
+{
+	if ((uint64_t)line < a->n_code) /* a negative line casts above any bound */
+		return a->code[line];
+	long i = line > 0 ? line_index_find(&a->lines, line) : -1;
+	return i < 0 ? -1 : (int32_t)((uint64_t)i << 1 | (a->flag && a->flag[i]));
+}
+
 /* The instruction a record's line names (-1 when none). */
 static inline long exposed_inst_of(const exposed_acc *a, const att_wave_inst *in)
 {
-	return in->line > 0 ? line_index_find(&a->lines, in->line) : -1;
+	return exposed_code_of(a, in->line) >> 1;
 }
 
 /* The group's waves' events merged in time order, adding the window [lo, hi)'s issue, exposed

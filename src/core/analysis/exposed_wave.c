@@ -49,16 +49,7 @@ struct wave_run {
 
 #define HALF ((uint64_t)1 << 31)
 
-/* The instruction a record's line names and its flag, as code[] has them (-1: none). */
-static inline int32_t code_of(const exposed_acc *a, int64_t line)
-{
-	if ((uint64_t)line < a->n_code) /* a negative line casts above any bound */
-		return a->code[line];
-	long i = line > 0 ? line_index_find(&a->lines, line) : -1;
-	return i < 0 ? -1 : (int32_t)((uint64_t)i << 1 | (a->flag && a->flag[i]));
-}
-
-/* A record's stall under its instruction c (code_of; c < 0: on no known line). */
+/* A record's stall under its instruction c (exposed_code_of; c < 0: on no known line). */
 static inline void add_stall(struct wave_run *s, int32_t c, int64_t st)
 {
 	if (c < 0)
@@ -101,7 +92,7 @@ static size_t run_scalar(const exposed_acc *a, struct wave_run *s, const att_wav
 			 struct exposed_rec *r, size_t k, size_t n, uint64_t begin)
 {
 	for (; k < n; k++)
-		wave_step(s, &in[k], &r[k], code_of(a, in[k].line), begin);
+		wave_step(s, &in[k], &r[k], exposed_code_of(a, in[k].line), begin);
 	return k;
 }
 
@@ -161,8 +152,8 @@ __attribute__((target("avx2"))) static size_t run_avx2(const exposed_acc *a, str
 		    _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(ext, zero))) != 0xF) {
 			/* a line past the table, or a record without events: one by one */
 			for (size_t j = 0; j < 4; j++)
-				wave_step(s, &in[k + j], &r[k + j], code_of(a, in[k + j].line),
-					  begin);
+				wave_step(s, &in[k + j], &r[k + j],
+					  exposed_code_of(a, in[k + j].line), begin);
 			continue;
 		}
 		__m128i c = _mm256_mask_i64gather_epi32(
