@@ -27,17 +27,26 @@ static void add(trace_dispatch *d, int64_t line, const char *isa, int klass)
 	t->hits = 1;
 }
 
-static void wave_file(const char *dir, const char *name, int cu, const char *insts)
+/* A wave file of SE 0, SIMD 0, slot 0: its document's duration, the wave's CU, begin and end,
+ * one EXEC timeline row of `exec` cycles and the instruction rows insts. */
+static void wave_file_span(const char *dir, const char *name, long long duration, int cu,
+			   long long begin, long long end, long long exec, const char *insts)
 {
 	char *p = path_join(dir, name);
 	FILE *f = fopen(p, "w");
-	fprintf(f,
-		"{\"name\":\"SE0\",\"duration\":100,\"wave\":{\"cu\":%d,\"id\":0,\"simd\":0,"
-		"\"slot\":0,\"begin\":0,\"end\":100,\"instructions\":[%s],\"timeline\":[[2,100]],"
-		"\"waitcnt\":[]}}",
-		cu, insts);
+	fprintf(
+	    f,
+	    "{\"name\":\"SE0\",\"duration\":%lld,\"wave\":{\"cu\":%d,\"id\":0,\"simd\":0,"
+	    "\"slot\":0,\"begin\":%lld,\"end\":%lld,\"instructions\":[%s],\"timeline\":[[2,%lld]],"
+	    "\"waitcnt\":[]}}",
+	    duration, cu, begin, end, insts, exec);
 	fclose(f);
 	free(p);
+}
+
+static void wave_file(const char *dir, const char *name, int cu, const char *insts)
+{
+	wave_file_span(dir, name, 100, cu, 0, 100, 100, insts);
 }
 
 static const jv *cls(const jv *o, const char *name)
@@ -107,21 +116,13 @@ TEST(exposed_stall_long_sparse_window_scales)
 	add(&d, 3, "v_add_f32_e32 v1, v2, v3", TAX_VALU);
 	add(&d, 4, "s_barrier", TAX_BARRIER);
 	const long long m = 1ll << 24;
-	char a[256], b[256], p[512];
+	char a[256], b[256];
 	snprintf(a, sizeof a, "[0,9,%lld,%lld,2],[%lld,6,0,%lld,3]", 40 * m, 44 * m, 44 * m, 4 * m);
 	snprintf(b, sizeof b, "[0,6,0,%lld,3],[%lld,9,%lld,%lld,4]", 4 * m, 4 * m, 60 * m, 60 * m);
 	static const char *const names[] = {"se0_sm0_sl0_wv0.json", "se0_sm0_sl1_wv0.json"};
 	const char *insts[] = {a, b};
-	for (int i = 0; i < 2; i++) {
-		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
-		FILE *f = fopen(p, "w");
-		fprintf(f,
-			"{\"name\":\"SE0\",\"duration\":%lld,\"wave\":{\"cu\":1,\"id\":0,"
-			"\"simd\":0,\"slot\":0,\"begin\":0,\"end\":%lld,\"instructions\":[%s],"
-			"\"timeline\":[[2,%lld]],\"waitcnt\":[]}}",
-			100 * m, 100 * m, insts[i], 100 * m);
-		fclose(f);
-	}
+	for (int i = 0; i < 2; i++)
+		wave_file_span(dir, names[i], 100 * m, 1, 0, 100 * m, 100 * m, insts[i]);
 	jv *ex = NULL;
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(wave_facts_and_exposed(dir, &d, 1, NULL, &ex, NULL, &e), 0);
@@ -147,13 +148,7 @@ TEST(exposed_stall_event_outside_window)
 	trace_dispatch d;
 	trace_dispatch_init(&d);
 	add(&d, 3, "v_add_f32_e32 v1, v2, v3", TAX_VALU);
-	char *p = path_join(dir, "se0_sm0_sl0_wv0.json");
-	FILE *f = fopen(p, "w");
-	fprintf(f, "{\"name\":\"SE0\",\"duration\":100,\"wave\":{\"cu\":1,\"id\":0,\"simd\":0,"
-		   "\"slot\":0,\"begin\":10,\"end\":100,\"instructions\":[[0,6,0,20,3]],"
-		   "\"timeline\":[[2,90]],\"waitcnt\":[]}}");
-	fclose(f);
-	free(p);
+	wave_file_span(dir, "se0_sm0_sl0_wv0.json", 100, 1, 10, 100, 90, "[0,6,0,20,3]");
 	jv *ex = NULL;
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(wave_facts_and_exposed(dir, &d, 1, NULL, &ex, NULL, &e), 0);
@@ -184,17 +179,8 @@ TEST(exposed_stall_empty_window_adds_no_stall)
 					    "se0_sm1_sl0_wv0.json"};
 	static const int cu[] = {1, 2, 1}, begin[] = {0, 0, 50}, end[] = {100, 100, 50};
 	static const char *const insts[] = {"[0,9,40,40,2]", "[0,9,30,30,7]", "[0,9,60,60,4]"};
-	for (int i = 0; i < 3; i++) {
-		char *p = path_join(dir, names[i]);
-		FILE *f = fopen(p, "w");
-		fprintf(f,
-			"{\"name\":\"SE0\",\"duration\":100,\"wave\":{\"cu\":%d,\"id\":0,"
-			"\"simd\":0,\"slot\":0,\"begin\":%d,\"end\":%d,\"instructions\":[%s],"
-			"\"timeline\":[[2,10]],\"waitcnt\":[]}}",
-			cu[i], begin[i], end[i], insts[i]);
-		fclose(f);
-		free(p);
-	}
+	for (int i = 0; i < 3; i++)
+		wave_file_span(dir, names[i], 100, cu[i], begin[i], end[i], 10, insts[i]);
 	for (int threads = 1; threads <= 2; threads++) {
 		jv *ex = NULL, *wf = NULL;
 		fp_err e = FP_ERR_INIT;
@@ -240,17 +226,8 @@ TEST(exposed_stall_values_past_32_bits)
 	static const char *const names[] = {"se0_sm0_sl0_wv0.json", "se0_sm0_sl1_wv0.json"};
 	const char *insts[] = {a_in, b_in};
 	const long long end[] = {b + 2 * g, b + 100};
-	for (int i = 0; i < 2; i++) {
-		char *p = path_join(dir, names[i]);
-		FILE *f = fopen(p, "w");
-		fprintf(f,
-			"{\"name\":\"SE0\",\"duration\":100,\"wave\":{\"cu\":1,\"id\":0,"
-			"\"simd\":0,\"slot\":0,\"begin\":%lld,\"end\":%lld,\"instructions\":[%s],"
-			"\"timeline\":[[2,10]],\"waitcnt\":[]}}",
-			b, end[i], insts[i]);
-		fclose(f);
-		free(p);
-	}
+	for (int i = 0; i < 2; i++)
+		wave_file_span(dir, names[i], 100, 1, b, end[i], 10, insts[i]);
 	jv *ex = NULL;
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(wave_facts_and_exposed(dir, &d, 1, NULL, &ex, NULL, &e), 0);
