@@ -76,41 +76,83 @@ static int create_temp(const char *path, strbuf *tmp)
 	return -1;
 }
 
-int file_write_atomic(const char *path, const void *data, size_t len, fp_err *e)
+int file_atomic_begin(file_atomic *f, const char *path, fp_err *e)
 {
+	memset(f, 0, sizeof *f);
+	f->fd = -1;
 	/* rename() would replace a device node, FIFO, socket or link standing at path */
 	if (output_guard_target(path, "output", e))
 		return -1;
-	strbuf tmp = STRBUF_INIT;
-	int fd = create_temp(path, &tmp);
-	if (fd < 0) {
-		fp_fail(e, ERR_IO_ERROR, "%s: cannot create: %s", tmp.buf, strerror(errno));
-		sb_release(&tmp);
+	f->fd = create_temp(path, &f->tmp);
+	if (f->fd < 0) {
+		fp_fail(e, ERR_IO_ERROR, "%s: cannot create: %s", f->tmp.buf, strerror(errno));
+		sb_release(&f->tmp);
 		return -1;
 	}
+	f->path = xstrdup(path);
 	undo_note_file(path);
-	int rc = write_full(fd, data, len);
-	int saved = errno;
-	if (rc == 0 && fsync(fd) != 0) {
-		rc = -1;
-		saved = errno;
+	return 0;
+}
+
+int file_atomic_write(file_atomic *f, const void *data, size_t len)
+{
+	if (f->fd < 0 || f->err)
+		return -1;
+	if (write_full(f->fd, data, len) != 0) {
+		f->err = errno;
+		return -1;
 	}
-	if (close(fd) != 0 && rc == 0) {
-		rc = -1;
-		saved = errno;
+	return 0;
+}
+
+/* Closes and removes the temporary; the file at path stays as it was. */
+static void atomic_drop(file_atomic *f)
+{
+	if (f->fd >= 0) {
+		close(f->fd);
+		unlink(f->tmp.buf);
 	}
-	if (rc == 0 && rename(tmp.buf, path) != 0) {
-		rc = -1;
+	sb_release(&f->tmp);
+	free(f->path);
+	f->path = NULL;
+	f->fd = -1;
+}
+
+int file_atomic_commit(file_atomic *f, fp_err *e)
+{
+	if (f->fd < 0)
+		return -1;
+	int saved = f->err;
+	if (!saved && fsync(f->fd) != 0)
 		saved = errno;
-	}
-	if (rc != 0) {
-		unlink(tmp.buf);
-		fp_fail(e, ERR_IO_ERROR, "%s: write failed: %s", path, strerror(saved));
+	if (close(f->fd) != 0 && !saved)
+		saved = errno;
+	f->fd = -1;
+	if (!saved && rename(f->tmp.buf, f->path) != 0)
+		saved = errno;
+	int rc = 0;
+	if (saved) {
+		unlink(f->tmp.buf);
+		rc = fp_fail(e, ERR_IO_ERROR, "%s: write failed: %s", f->path, strerror(saved));
 	} else {
-		fsync_parent(path);
+		fsync_parent(f->path);
 	}
-	sb_release(&tmp);
+	atomic_drop(f);
 	return rc;
+}
+
+void file_atomic_abort(file_atomic *f)
+{
+	atomic_drop(f);
+}
+
+int file_write_atomic(const char *path, const void *data, size_t len, fp_err *e)
+{
+	file_atomic f;
+	if (file_atomic_begin(&f, path, e))
+		return -1;
+	file_atomic_write(&f, data, len);
+	return file_atomic_commit(&f, e);
 }
 
 int file_mkdirs(const char *path, fp_err *e)

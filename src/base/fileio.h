@@ -4,6 +4,7 @@
 #define FLYPROF_BASE_FILEIO_H
 
 #include "base/err.h"
+#include "base/strbuf.h"
 
 #include <stddef.h>
 
@@ -17,6 +18,21 @@ char *file_read_optional(const char *path, size_t *len);
 /* Writes data to path atomically: a temporary file beside it, fsync, rename, fsync of the
  * directory. On failure the previous file (if any) is untouched and the temporary removed. */
 int file_write_atomic(const char *path, const void *data, size_t len, fp_err *e);
+/* The same written piece by piece, for a file too large to hold in memory first (the wave
+ * timeline's trace events): begin creates the temporary beside path; write appends to it (a
+ * failure is kept and reported by commit); commit fsyncs, renames and fsyncs the directory, or
+ * removes the temporary and fails; abort removes it. Until commit the file at path is as it
+ * was. Every begun writer ends in commit or abort. */
+typedef struct file_atomic {
+	int fd;	    /* the temporary, -1 when none */
+	int err;    /* errno of the first failed write, 0 when none */
+	char *path; /* where commit renames it */
+	strbuf tmp; /* its name */
+} file_atomic;
+int file_atomic_begin(file_atomic *f, const char *path, fp_err *e);
+int file_atomic_write(file_atomic *f, const void *data, size_t len);
+int file_atomic_commit(file_atomic *f, fp_err *e);
+void file_atomic_abort(file_atomic *f);
 /* mkdir -p; 0 on success. */
 int file_mkdirs(const char *path, fp_err *e);
 int file_is_dir(const char *path);

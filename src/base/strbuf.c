@@ -36,6 +36,8 @@ void sb_reset(strbuf *sb)
  * order, and each 4 KB page of it would fault on first touch. */
 static void reserve(strbuf *sb, size_t extra)
 {
+	if (sb->len + extra < sb->cap) /* room for the bytes and the NUL: most appends */
+		return;
 	sb->buf = xgrow_huge(sb->buf, &sb->cap, sb->len + extra + 1, 1);
 }
 

@@ -5,6 +5,7 @@
 #include "cmd/analysis_input.h"
 #include "cmd/cmds.h"
 #include "base/fileio.h"
+#include "base/signals.h"
 #include "core/amd/wave_timeline.h"
 #include "out/trace_events.h"
 
@@ -49,6 +50,16 @@ static void note_cut(cmd_ctx *ctx, const char *what, const jv *list, size_t tota
 		ctx_truncated(ctx, what, shown, total, "--all or --top N");
 }
 
+/* trace_events_drain into the timeline's file: a failed write stops the writing, and
+ * file_atomic_commit reports it (f keeps its errno) and removes the temporary. So does a
+ * signal: a large trace's timeline takes seconds to write. */
+static int drain_to_file(strbuf *out, void *f)
+{
+	int rc = signals_pending() ? -1 : file_atomic_write(f, out->buf, out->len);
+	sb_reset(out);
+	return rc;
+}
+
 /* --timeline FILE: the AMD per-wave timeline with the --top hottest instructions on companion
  * tracks. Nsight Compute samples warp states; it records no per-warp timeline to draw. */
 static int write_timeline(cmd_ctx *ctx, const analysis_input *in, size_t top, const char *path)
@@ -65,8 +76,17 @@ static int write_timeline(cmd_ctx *ctx, const analysis_input *in, size_t top, co
 	if (wave_timeline_build(in->trace->dir, top, &t, &ctx->err))
 		return -1;
 	strbuf sb = STRBUF_INIT;
-	trace_events_write(&sb, &t);
-	int rc = file_write_atomic(path, sb.buf, sb.len, &ctx->err);
+	file_atomic f;
+	int rc = file_atomic_begin(&f, path, &ctx->err);
+	if (rc == 0) {
+		if (trace_events_write(&sb, &t, drain_to_file, &f) && !f.err) {
+			file_atomic_abort(&f); /* a signal: main answers INTERRUPTED */
+			rc =
+			    fp_fail(&ctx->err, ERR_INTERRUPTED, "interrupted writing the timeline");
+		} else {
+			rc = file_atomic_commit(&f, &ctx->err);
+		}
+	}
 	if (rc == 0) {
 		char *abs = path_abs(path);
 		jv_set(o, "written", jv_bool(1));

@@ -2,9 +2,11 @@
 
 #include "base/json/json_write.h"
 #include "base/version.h"
+#include "base/xalloc.h"
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *state_name(int s)
@@ -30,6 +32,11 @@ static void str(strbuf *o, const char *s)
 	json_write_string(o, s, strlen(s));
 }
 
+/* A literal's bytes without strlen: these appends run for each of the 650,000 events of a
+ * timeline like the corpus softmax's, as does json_write_i64 (the same text as printf's "%lld"
+ * without its format parsing). */
+#define LIT(o, s) sb_add(o, s, sizeof s - 1)
+
 static void slice(strbuf *o, const wave_timeline *t, const tl_track *k, int insts, int64_t begin,
 		  int64_t cycles)
 {
@@ -37,10 +44,13 @@ static void slice(strbuf *o, const wave_timeline *t, const tl_track *k, int inst
 	 */
 	double ts = round(wave_timeline_us(t, k->se, begin) * 1e4) / 1e4;
 	double end = round(wave_timeline_us(t, k->se, begin + cycles) * 1e4) / 1e4;
-	sb_addf(o, ",\n{\"ph\":\"X\",\"pid\":%" PRId64 ",\"tid\":%" PRId64 ",\"ts\":", pid_of(k),
-		tid_of(k, insts));
+	LIT(o, ",\n{\"ph\":\"X\",\"pid\":");
+	json_write_i64(o, pid_of(k));
+	LIT(o, ",\"tid\":");
+	json_write_i64(o, tid_of(k, insts));
+	LIT(o, ",\"ts\":");
 	json_write_double(o, ts);
-	sb_adds(o, ",\"dur\":");
+	LIT(o, ",\"dur\":");
 	json_write_double(o, end - ts);
 }
 
@@ -66,7 +76,67 @@ static void metadata(strbuf *o, const wave_timeline *t)
 	}
 }
 
-void trace_events_write(strbuf *o, const wave_timeline *t)
+/* Each hot line's ISA text and source as JSON string literals, escaped once rather than at each
+ * of their events: n_hot pairs, isa then source. */
+static strbuf *hot_literals(const wave_timeline *t)
+{
+	strbuf *lit = xcalloc(2 * t->n_hot + 1, sizeof *lit);
+	for (size_t i = 0; i < t->n_hot; i++) {
+		str(&lit[2 * i], t->hot[i].isa);
+		str(&lit[2 * i + 1], t->hot[i].source);
+	}
+	return lit;
+}
+
+static void wave_events(strbuf *o, const wave_timeline *t, const tl_wave *tw, const strbuf *lit)
+{
+	const tl_track *k = &t->tracks[tw->track];
+	/* The decoder's timeline may run a quad (4 cycles) past wave.end; the slice spans both so
+	 * its state slices nest inside it. */
+	int64_t span = tw->end - tw->begin;
+	if (tw->n_states && tw->states_end - tw->begin > span)
+		span = tw->states_end - tw->begin;
+	slice(o, t, k, 0, tw->begin, span);
+	LIT(o, ",\"name\":\"wave ");
+	json_write_i64(o, tw->id);
+	LIT(o, "\",\"cat\":\"wave\",\"args\":{\"cycles\":");
+	json_write_i64(o, span);
+	LIT(o, ",\"begin_cycle\":");
+	json_write_i64(o, tw->begin);
+	LIT(o, ",\"end_cycle\":");
+	json_write_i64(o, tw->end);
+	LIT(o, ",\"se\":");
+	json_write_i64(o, k->se);
+	LIT(o, "}}");
+	tl_state_iter it;
+	tl_state st;
+	tl_states_first(t, tw, &it);
+	while (tl_states_next(&it, &st)) {
+		slice(o, t, k, 0, st.begin, st.cycles);
+		LIT(o, ",\"name\":\"");
+		sb_adds(o, state_name(st.state));
+		LIT(o, "\",\"cat\":\"state\",\"args\":{\"cycles\":");
+		json_write_i64(o, st.cycles);
+		LIT(o, "}}");
+	}
+	for (size_t i = 0; i < tw->n_insts; i++) {
+		const tl_inst *in = &t->insts[tw->first_inst + i];
+		slice(o, t, k, 1, in->begin, in->cycles);
+		LIT(o, ",\"name\":");
+		sb_add(o, lit[2 * in->hot].buf, lit[2 * in->hot].len);
+		LIT(o, ",\"cat\":\"instruction\",\"args\":{\"cycles\":");
+		json_write_i64(o, in->cycles);
+		LIT(o, ",\"stall\":");
+		json_write_i64(o, in->stall);
+		LIT(o, ",\"code_line\":");
+		json_write_i64(o, t->hot[in->hot].code_line);
+		LIT(o, ",\"source\":");
+		sb_add(o, lit[2 * in->hot + 1].buf, lit[2 * in->hot + 1].len);
+		LIT(o, "}}");
+	}
+}
+
+int trace_events_write(strbuf *o, const wave_timeline *t, trace_events_drain drain, void *ctx)
 {
 	sb_adds(o, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"flyprof " FLYPROF_VERSION
 		   "\",\"kernel\":");
@@ -82,43 +152,18 @@ void trace_events_write(strbuf *o, const wave_timeline *t)
 	sb_addf(o, "\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"args\":{\"name\":"
 		   "\"flyprof wave timeline\"}}");
 	metadata(o, t);
-	for (size_t w = 0; w < t->n_waves; w++) {
-		const tl_wave *tw = &t->waves[w];
-		const tl_track *k = &t->tracks[tw->track];
-		/* The decoder's timeline may run a quad (4 cycles) past wave.end; the slice spans
-		 * both so its state slices nest inside it. */
-		int64_t span = tw->end - tw->begin;
-		if (tw->n_states && tw->states_end - tw->begin > span)
-			span = tw->states_end - tw->begin;
-		slice(o, t, k, 0, tw->begin, span);
-		sb_addf(
-		    o,
-		    ",\"name\":\"wave %" PRId64 "\",\"cat\":\"wave\",\"args\":{\"cycles\":%" PRId64
-		    ",\"begin_cycle\":%" PRId64 ",\"end_cycle\":%" PRId64 ",\"se\":%" PRId64 "}}",
-		    tw->id, span, tw->begin, tw->end, k->se);
-		tl_state_iter it;
-		tl_state st;
-		tl_states_first(t, tw, &it);
-		while (tl_states_next(&it, &st)) {
-			slice(o, t, k, 0, st.begin, st.cycles);
-			sb_addf(o,
-				",\"name\":\"%s\",\"cat\":\"state\",\"args\":{\"cycles\":%" PRId64
-				"}}",
-				state_name(st.state), st.cycles);
-		}
-		for (size_t i = 0; i < tw->n_insts; i++) {
-			const tl_inst *in = &t->insts[tw->first_inst + i];
-			const tl_hot_line *h = &t->hot[in->hot];
-			slice(o, t, k, 1, in->begin, in->cycles);
-			sb_adds(o, ",\"name\":");
-			str(o, h->isa);
-			sb_addf(o,
-				",\"cat\":\"instruction\",\"args\":{\"cycles\":%" PRId64
-				",\"stall\":%" PRId64 ",\"code_line\":%" PRId64 ",\"source\":",
-				in->cycles, in->stall, h->code_line);
-			str(o, h->source);
-			sb_adds(o, "}}");
-		}
+	strbuf *lit = hot_literals(t);
+	int rc = 0;
+	for (size_t w = 0; w < t->n_waves && rc == 0; w++) {
+		wave_events(o, t, &t->waves[w], lit);
+		if (drain && o->len >= TRACE_EVENTS_CHUNK)
+			rc = drain(o, ctx);
 	}
+	for (size_t i = 0; i < 2 * t->n_hot; i++)
+		sb_release(&lit[i]);
+	free(lit);
+	if (rc)
+		return rc;
 	sb_adds(o, "\n]}\n");
+	return drain ? drain(o, ctx) : 0;
 }

@@ -9,6 +9,14 @@
 #include "base/strbuf.h"
 #include "core/amd/wave_timeline.h"
 
-void trace_events_write(strbuf *out, const wave_timeline *t);
+/* Called with the text written so far whenever it passes TRACE_EVENTS_CHUNK bytes, and once at
+ * the end: it takes the text out (writes it, and empties out); nonzero stops the writing. An
+ * 80 MB timeline (the corpus softmax) so never sits in memory whole. */
+typedef int (*trace_events_drain)(strbuf *out, void *ctx);
+#define TRACE_EVENTS_CHUNK ((size_t)1 << 20)
+
+/* Writes t's events into out, handing them to drain as they accumulate (drain NULL: all of them
+ * stay in out). Returns drain's first nonzero answer, or 0. */
+int trace_events_write(strbuf *out, const wave_timeline *t, trace_events_drain drain, void *ctx);
 
 #endif

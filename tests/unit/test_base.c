@@ -382,6 +382,63 @@ TEST(atomic_write_replaces_and_reads_back)
 	free(p);
 }
 
+/* The number of entries in dir (a temporary left behind would be one more). */
+static int t_entries(const char *dir)
+{
+	size_t n = 0;
+	fp_err e = FP_ERR_INIT;
+	char **names = file_list_dir(dir, &n, &e);
+	file_list_free(names, n);
+	fp_err_clear(&e);
+	return (int)n;
+}
+
+/* The streaming form: pieces appended land whole at commit; until then, and after an abort or a
+ * failed write, the file at the path is the one before and no temporary is left. */
+TEST(atomic_writer_in_pieces_commits_or_leaves_the_file_as_it_was)
+{
+	char *dir = path_join(t_tmpdir(), "pieces");
+	fp_err e = FP_ERR_INIT;
+	CHECK_INT(file_mkdirs(dir, &e), 0);
+	char *p = path_join(dir, "t.json");
+	CHECK_INT(file_write_atomic(p, "old", 3, &e), 0);
+	size_t n;
+	file_atomic f;
+	CHECK_INT(file_atomic_begin(&f, p, &e), 0);
+	CHECK_INT(file_atomic_write(&f, "ne", 2), 0);
+	CHECK_INT(t_entries(dir), 2); /* the file and the temporary */
+	char *got = file_read_all(p, &n, &e);
+	CHECK_STR(got, "old");
+	free(got);
+	CHECK_INT(file_atomic_write(&f, "w", 1), 0);
+	CHECK_INT(file_atomic_commit(&f, &e), 0);
+	got = file_read_all(p, &n, &e);
+	CHECK_STR(got, "new");
+	free(got);
+	CHECK_INT(t_entries(dir), 1);
+
+	CHECK_INT(file_atomic_begin(&f, p, &e), 0); /* abort */
+	CHECK_INT(file_atomic_write(&f, "lost", 4), 0);
+	file_atomic_abort(&f);
+	CHECK_INT(t_entries(dir), 1);
+
+	CHECK_INT(file_atomic_begin(&f, p, &e), 0); /* a write that fails: the commit says so */
+	close(f.fd);
+	f.fd = open("/dev/null", O_RDONLY); /* the temporary's descriptor, now unwritable */
+	CHECK_INT(file_atomic_write(&f, "x", 1), -1);
+	CHECK(f.err != 0);
+	CHECK_INT(file_atomic_write(&f, "y", 1), -1); /* the first failure stands */
+	CHECK_INT(file_atomic_commit(&f, &e), -1);
+	CHECK_INT(e.code, ERR_IO_ERROR);
+	fp_err_clear(&e);
+	got = file_read_all(p, &n, &e);
+	CHECK_STR(got, "new");
+	free(got);
+	CHECK_INT(t_entries(dir), 1);
+	free(p);
+	free(dir);
+}
+
 static int t_ends_csv(const char *name, void *ctx)
 {
 	size_t n = strlen(name);

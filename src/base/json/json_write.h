@@ -7,11 +7,15 @@
 #include "base/json/jv.h"
 #include "base/strbuf.h"
 
+#include <stdint.h>
+
 /* indent = 0: compact; > 0: pretty with that many spaces per level. */
 void json_write(strbuf *out, const jv *v, int indent);
 /* Appends a JSON string literal for s[0..n). */
 void json_write_string(strbuf *out, const char *s, size_t n);
 /* Appends a number in the format json_write uses. */
 void json_write_double(strbuf *out, double d);
+/* Appends v in decimal, as json_write writes an integer. */
+void json_write_i64(strbuf *out, int64_t v);
 
 #endif
