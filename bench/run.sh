@@ -10,7 +10,8 @@
 # deterministic, and a 4 GB trace takes minutes to write on a busy machine).
 # Prints: the machine; the scanner vs the generic JSON parser; on the page-cached corpus
 # softmax trace, bubbles and report against the I/O floor (bench/io_floor: open and read the
-# same files, nothing else) at one thread and at all cores; on generated traces MB/s, the
+# same files, nothing else) at one thread and at all cores, and bubbles --timeline (the
+# Perfetto trace events) beside bubbles; on generated traces MB/s, the
 # ratio to the floor, peak RSS and time per MB, and report's time and peak RSS (one run); on
 # generated captures of 10, 100 and 1,000
 # dispatch directories, bubbles on one of them (by --dispatch, and by its own path) with the
@@ -104,7 +105,8 @@ if [ -n "$soft" ]; then
 	prev=()
 	if [ -n "${BENCH_PREV:-}" ]; then
 		prev=(pbub1 "'$BENCH_PREV' bubbles --bundle '$soft' --format json --threads 1"
-			prep1 "'$BENCH_PREV' report --bundle '$soft' --out $rep --format json --threads 1")
+			prep1 "'$BENCH_PREV' report --bundle '$soft' --out $rep --format json --threads 1"
+			ptl1 "'$BENCH_PREV' bubbles --bundle '$soft' --format json --threads 1 --timeline '$WORK/tl_prev.json'")
 	fi
 	interleave \
 		"${prev[@]}" \
@@ -115,6 +117,7 @@ if [ -n "$soft" ]; then
 		bubN "'$FLY' bubbles --bundle '$soft' --format json" \
 		repN "'$FLY' report --bundle '$soft' --out $rep --format json" \
 		map1 "'$FLY' map --bundle '$soft' --format json" \
+		tl1 "'$FLY' bubbles --bundle '$soft' --format json --threads 1 --timeline '$WORK/tl.json'" \
 		cat "bash -c \"cd '$soft' && cat -- * >/dev/null\""
 	echo "files: $(ls "$soft" | wc -l), $(mb_of "$soft") MB; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 	printf '%-28s %8s %8s %12s %12s\n' command wall_s cpu_s wall/floor cpu/floor
@@ -136,12 +139,26 @@ if [ -n "$soft" ]; then
 	echo "report/bubbles: threads 1 wall $(ratio "$W_rep1" "$W_bub1")x cpu $(ratio "$C_rep1" "$C_bub1")x;" \
 		"threads $cores wall $(ratio "$W_repN" "$W_bubN")x cpu $(ratio "$C_repN" "$C_bubN")x"
 	echo "map/bubbles (threads $cores): wall $(ratio "$W_map1" "$W_bubN")x cpu $(ratio "$C_map1" "$C_bubN")x"
+	# --timeline: the Perfetto trace events of every wave (81 MB on the softmax), written as
+	# they are formed; its cost beside bubbles' own is the formatting and the write
+	tl_mb=$(du -m --apparent-size "$WORK/tl.json" | cut -f1)
+	echo "bubbles --timeline (threads 1): $W_tl1 s wall, $C_tl1 s cpu, ${tl_mb} MB written" \
+		"($(awk -v m="$tl_mb" -v t="$W_tl1" 'BEGIN{printf "%.0f", m/t}') MB/s);" \
+		"/ bubbles: wall $(ratio "$W_tl1" "$W_bub1")x cpu $(ratio "$C_tl1" "$C_bub1")x;" \
+		"peak RSS $(rss_mb "$FLY" bubbles --bundle "$soft" --format json --threads 1 \
+			--timeline "$WORK/tl.json") MB"
 	if [ -n "${BENCH_PREV:-}" ]; then
 		echo "BENCH_PREV (threads 1): bubbles $W_pbub1 s wall, $C_pbub1 s cpu; report $W_prep1 s" \
-			"wall, $C_prep1 s cpu"
+			"wall, $C_prep1 s cpu; bubbles --timeline $W_ptl1 s wall, $C_ptl1 s cpu"
 		echo "this build / BENCH_PREV (threads 1): bubbles wall $(ratio "$W_bub1" "$W_pbub1")x" \
 			"cpu $(ratio "$C_bub1" "$C_pbub1")x; report wall $(ratio "$W_rep1" "$W_prep1")x" \
-			"cpu $(ratio "$C_rep1" "$C_prep1")x"
+			"cpu $(ratio "$C_rep1" "$C_prep1")x; bubbles --timeline wall" \
+			"$(ratio "$W_tl1" "$W_ptl1")x cpu $(ratio "$C_tl1" "$C_ptl1")x"
+		if cmp -s "$WORK/tl.json" "$WORK/tl_prev.json"; then
+			echo "timeline equal to BENCH_PREV's: yes"
+		else
+			echo "timeline equal to BENCH_PREV's: NO"
+		fi
 	fi
 	echo "bubbles peak RSS: $(rss_mb "$FLY" bubbles --bundle "$soft" --format json) MB"
 	same_as_prev bubbles --bundle "$soft" --format json --all
