@@ -212,8 +212,9 @@ int input_read_into_at(int dirfd, const char *name, const char *path, input_kind
 		 * every new largest file, leaving a trail of freed, touched blocks in the heap. */
 		size_t ncap = *buf && want <= SIZE_MAX / 5 * 4 ? want + want / 4 : want;
 		free(*buf);
-		*buf = xmalloc(ncap);
-		*cap = ncap;
+		/* a large file (a kernel-trace CSV, code.json) goes into 2 MB pages where the
+		 * kernel grants them: each fresh 4 KB page it fills would fault (xmalloc_huge) */
+		*buf = xmalloc_huge(ncap, cap);
 	}
 	size_t got = 0;
 	for (;;) {

@@ -5,6 +5,7 @@
 #include "cmd/cmds.h"
 
 #include "base/fileio.h"
+#include "base/input_open.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "core/amd/dispatch_select.h"
@@ -57,7 +58,33 @@ typedef struct gathered {
 	wave_pass_timeline timeline; /* REPORT.html's, from the bubbles pass */
 	jv *wave_facts, *exposed;    /* from the bubbles pass (AMD), or NULL */
 	jv *csvs;		     /* the capture's CSV paths (capture_csvs), listed once */
+	struct kt_text *kt;	     /* kernel-trace CSVs read (kt_read), for both their readers */
+	size_t n_kt, cap_kt;
 } gathered;
+
+/* A kernel-trace CSV as read once: the resources and the durations both look in it, and it
+ * is the largest file report reads outside the trace (3 MB for each corpus kernel: reading it
+ * twice, into fresh pages, was a tenth of report's time on the small kernels). */
+struct kt_text {
+	char *path;
+	char *buf; /* NULL when it could not be read (err says why) */
+	size_t len;
+	fp_err err;
+};
+
+static const struct kt_text *kt_read(gathered *g, const char *path)
+{
+	for (size_t i = 0; i < g->n_kt; i++)
+		if (strcmp(g->kt[i].path, path) == 0)
+			return &g->kt[i];
+	g->kt = xgrow(g->kt, &g->cap_kt, g->n_kt + 1, sizeof *g->kt);
+	struct kt_text *t = &g->kt[g->n_kt++];
+	t->path = xstrdup(path);
+	t->len = 0;
+	t->err = (fp_err)FP_ERR_INIT;
+	t->buf = input_read_all(path, INPUT_CSV, &t->len, &t->err);
+	return t;
+}
 
 static void gathered_release(gathered *g)
 {
@@ -79,6 +106,12 @@ static void gathered_release(gathered *g)
 	jv_free(g->wave_facts);
 	jv_free(g->exposed);
 	jv_free(g->csvs);
+	for (size_t i = 0; i < g->n_kt; i++) {
+		free(g->kt[i].path);
+		free(g->kt[i].buf);
+		fp_err_clear(&g->kt[i].err);
+	}
+	free(g->kt);
 }
 
 static void missing(cmd_ctx *ctx, gathered *g, const char *what, const char *consequence)
@@ -173,7 +206,11 @@ static void csv_resources(cmd_ctx *ctx, analysis_input *in, gathered *g)
 	for (size_t i = 0; i < jv_len(files) && !in->trace->res.source; i++) {
 		fp_err e = FP_ERR_INIT;
 		const char *p = jv_string(jv_at(files, i));
-		if (ktcsv_resources_file(p, id, in->trace->kernel, &in->trace->res, &e) < 0)
+		const struct kt_text *t = kt_read(g, p);
+		if (!t->buf)
+			ctx_warn(ctx, "%s ignored: %s", p, t->err.message);
+		else if (ktcsv_resources(t->buf, t->len, p, id, in->trace->kernel, &in->trace->res,
+					 &e) < 0)
 			ctx_warn(ctx, "%s ignored: %s", p, e.message);
 		fp_err_clear(&e);
 	}
@@ -257,15 +294,15 @@ static double kernel_duration(cmd_ctx *ctx, const analysis_input *in, gathered *
 	from[0] = '\0';
 	for (size_t i = 0; i < jv_len(files); i++) {
 		fp_err e = FP_ERR_INIT;
-		size_t len = 0, before = n;
+		size_t before = n;
 		const char *p = jv_string(jv_at(files, i));
-		char *buf = file_read_all(p, &len, &e);
-		if (buf && ktcsv_durations(buf, len, p, in->trace->kernel, in->trace->res.grid_size,
-					   in->trace->res.wg_size, ns, DURATIONS_MAX, &n, &e) < 0)
+		const struct kt_text *t = kt_read(g, p);
+		if (t->buf &&
+		    ktcsv_durations(t->buf, t->len, p, in->trace->kernel, in->trace->res.grid_size,
+				    in->trace->res.wg_size, ns, DURATIONS_MAX, &n, &e) < 0)
 			ctx_warn(ctx, "%s ignored for the roofline: %s", p, e.message);
 		if (n > before && !from[0])
 			snprintf(from, fromsz, "%s", path_base(p));
-		free(buf);
 		fp_err_clear(&e);
 	}
 	jv_free(files);

@@ -3,6 +3,11 @@
 #include "t.h"
 
 #include "read/amd/kernel_trace_csv.h"
+#include "base/strbuf.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 static const char csv[] =
     "\"Kind\",\"Agent_Id\",\"Dispatch_Id\",\"Kernel_Name\",\"LDS_Block_Size\",\"Scratch_Size\","
@@ -72,4 +77,109 @@ TEST(ktcsv_agent_arch_reads_the_gpu_row)
 	CHECK_STR(arch, "gfx950");
 	CHECK_INT(ktcsv_agent_arch("\"Name\"\n\"cpu\"\n", 13, "a.csv", arch, sizeof arch, &e), 0);
 	fp_err_clear(&e);
+}
+
+/* Random tables written every way RFC 4180 and rocprofv3 allow (bare or quoted fields, "" in
+ * quotes, text after a closing quote, commas and line breaks inside quotes, CRLF, blank lines,
+ * columns in any order among others), read back through ktcsv_durations and ktcsv_resources:
+ * the rows found are the ones the generator wrote, so the splitter's fields are the table's. */
+static uint64_t kt_rng = 0x243F6A8885A308D3ull;
+static uint64_t kt_next(void)
+{
+	kt_rng ^= kt_rng << 13, kt_rng ^= kt_rng >> 7, kt_rng ^= kt_rng << 17;
+	return kt_rng;
+}
+
+/* Appends s as one CSV field in a random legal spelling. */
+static void kt_field(strbuf *o, const char *s)
+{
+	int special = strpbrk(s, ",\"\r\n") != NULL;
+	unsigned how = (unsigned)(kt_next() % 3);
+	if (!special && how == 0) {
+		sb_adds(o, s);
+		return;
+	}
+	size_t n = strlen(s), cut = n;
+	if (how == 2 && n > 1 && !strpbrk(s + n / 2, ",\"\r\n"))
+		cut = n / 2; /* "head"tail: the tail follows the closing quote */
+	sb_addc(o, '"');
+	for (size_t i = 0; i < cut; i++) {
+		if (s[i] == '"')
+			sb_addc(o, '"');
+		sb_addc(o, s[i]);
+	}
+	sb_addc(o, '"');
+	sb_adds(o, s + cut);
+}
+
+TEST(ktcsv_random_tables_read_back)
+{
+	static const char *const names[] = {
+	    "k_0", "void f<a, \"b\">(int)", "line\nbreak", "q\"", "plain_kernel", "", "a,b,c",
+	    "\r\n"};
+	enum { COLS = 16, ROWS = 60 };
+	static const char *const cols[COLS] = {
+	    "Kernel_Name",	"Start_Timestamp", "End_Timestamp",    "Grid_Size_X",
+	    "Grid_Size_Y",	"Grid_Size_Z",	   "Workgroup_Size_X", "Workgroup_Size_Y",
+	    "Workgroup_Size_Z", "Dispatch_Id",	   "VGPR_Count",       "Accum_VGPR_Count",
+	    "SGPR_Count",	"LDS_Block_Size",  "Scratch_Size",     "Kind, \"odd\""};
+	for (int round = 0; round < 200; round++) {
+		int perm[COLS];
+		for (int c = 0; c < COLS; c++)
+			perm[c] = c;
+		for (int c = COLS - 1; c > 0; c--) {
+			int j = (int)(kt_next() % (uint64_t)(c + 1)), x = perm[c];
+			perm[c] = perm[j], perm[j] = x;
+		}
+		long long v[ROWS][COLS];
+		int name[ROWS];
+		strbuf o = STRBUF_INIT;
+		for (int c = 0; c < COLS; c++) {
+			if (c)
+				sb_addc(&o, ',');
+			kt_field(&o, cols[perm[c]]);
+		}
+		for (int r = 0; r < ROWS; r++) {
+			sb_adds(&o, kt_next() & 1 ? "\r\n" : "\n");
+			if (kt_next() % 8 == 0)
+				sb_adds(&o, "\n"); /* a blank line */
+			name[r] = (int)(kt_next() % 8);
+			for (int c = 1; c < COLS; c++)
+				v[r][c] = (long long)(kt_next() % 100000);
+			v[r][9] = 1000 + r;				 /* dispatch ids: unique */
+			v[r][2] = v[r][1] + (long long)(kt_next() % 50); /* end: 0 to 49 after */
+			for (int c = 0; c < COLS; c++) {
+				char num[32];
+				if (c)
+					sb_addc(&o, ',');
+				snprintf(num, sizeof num, "%lld", v[r][perm[c]]);
+				kt_field(&o, perm[c] == 0 ? names[name[r]] : num);
+			}
+		}
+		sb_adds(&o, kt_next() & 1 ? "\n" : "");
+		int want_name = (int)(kt_next() % 8);
+		int64_t got[ROWS], want[ROWS];
+		size_t n_got = 0, n_want = 0;
+		for (int r = 0; r < ROWS; r++)
+			if (name[r] == want_name && v[r][2] > v[r][1])
+				want[n_want++] = v[r][2] - v[r][1];
+		fp_err e = FP_ERR_INIT;
+		int rc = ktcsv_durations(o.buf, o.len, "r.csv", names[want_name], 0, 0, got, ROWS,
+					 &n_got, &e);
+		int ok = rc == (int)n_want && n_got == n_want &&
+			 memcmp(got, want, n_got * sizeof *got) == 0;
+		int pick = (int)(kt_next() % ROWS);
+		trace_resources res = {0};
+		ok &= ktcsv_resources(o.buf, o.len, "r.csv", 1000 + pick, NULL, &res, &e) == 1 &&
+		      res.vgpr == v[pick][10] && res.agpr == v[pick][11] &&
+		      res.sgpr == v[pick][12] && res.lds_bytes == v[pick][13] &&
+		      res.scratch_bytes == v[pick][14];
+		if (!ok)
+			t_fail(__FILE__, __LINE__, "round %d: %d rows of '%s' (want %zu), row %d",
+			       round, rc, names[want_name], n_want, pick);
+		fp_err_clear(&e);
+		sb_release(&o);
+		if (!ok)
+			return;
+	}
 }

@@ -14,58 +14,67 @@
 
 #define KT_MAX_FIELDS 64
 
+/* A field as the record splitter found it: where it lies in the input, quotes and all; its text
+ * is made only when asked for (field_text): a search of the trace for one dispatch or one kernel
+ * reads one or two of a row's 26 fields. */
 typedef struct field {
-	char *s;    /* unquoted value (owned) */
-	size_t off; /* byte offset of the field in the file */
+	size_t off, end; /* [off, end) in the input */
+	const char *s;	 /* its text once made (NUL-terminated, in the record's arena), or NULL */
 } field;
 
 typedef struct record {
+	const char *b; /* the input */
 	field f[KT_MAX_FIELDS];
 	size_t n;
+	size_t raw; /* bytes of the record's fields: their texts fit raw + n bytes */
+	strbuf arena;
 } record;
 
-static void record_clear(record *rec)
+static void record_release(record *rec)
 {
-	for (size_t i = 0; i < rec->n; i++)
-		free(rec->f[i].s);
+	sb_release(&rec->arena);
 	rec->n = 0;
 }
 
-/* Reads one record starting at *pos; returns 1, 0 at end of input, -1 on a bad quote. */
+/* Delimiters of an unquoted run: ',' and the line breaks. */
+static const unsigned char stops[256] = {[','] = 1, ['\n'] = 1, ['\r'] = 1};
+
+/* Reads one record starting at *pos; returns 1, 0 at end of input, -1 on a bad quote. A quoted
+ * field's "" is one quote; text after its closing quote belongs to the field; fields past
+ * KT_MAX_FIELDS are read and dropped; the line breaks after a record (any run of CR and LF)
+ * are skipped. Only the fields' places are noted here (field_text makes the text). */
 static int next_record(const char *b, size_t len, size_t *pos, record *rec, const char *name,
 		       fp_err *e)
 {
 	size_t i = *pos;
-	record_clear(rec);
+	rec->b = b;
+	rec->n = rec->raw = 0;
+	rec->arena.len = 0;
 	if (i >= len)
 		return 0;
 	for (;;) {
-		strbuf sb = STRBUF_INIT;
 		size_t start = i;
 		if (i < len && b[i] == '"') {
-			for (i++;; i++) {
-				if (i >= len) {
-					sb_release(&sb);
+			for (i++;;) {
+				const char *q = memchr(b + i, '"', len - i);
+				if (!q)
 					return fp_fail_input(e, name, (int64_t)start,
 							     "a closing quote",
 							     "unterminated quoted field");
+				i = (size_t)(q - b) + 1;
+				if (i < len && b[i] == '"') {
+					i++; /* "" inside: one quote */
+					continue;
 				}
-				if (b[i] == '"' && i + 1 < len && b[i + 1] == '"')
-					sb_addc(&sb, b[i++]);
-				else if (b[i] == '"')
-					break;
-				else
-					sb_addc(&sb, b[i]);
+				break;
 			}
-			i++;
 		}
-		while (i < len && b[i] != ',' && b[i] != '\n' && b[i] != '\r')
-			sb_addc(&sb, b[i++]);
+		while (i < len && !stops[(unsigned char)b[i]])
+			i++;
 		if (rec->n < KT_MAX_FIELDS) {
-			rec->f[rec->n].s = sb_detach(&sb);
-			rec->f[rec->n++].off = start;
-		} else
-			sb_release(&sb);
+			rec->f[rec->n++] = (field){start, i, NULL};
+			rec->raw += i - start;
+		}
 		if (i < len && b[i] == ',') {
 			i++;
 			continue;
@@ -75,6 +84,37 @@ static int next_record(const char *b, size_t len, size_t *pos, record *rec, cons
 		*pos = i;
 		return 1;
 	}
+}
+
+/* Field k's text: a quoted part unquoted ("" as "), what follows it as it is. Made once per
+ * record and field into the arena, which is sized for all of the record's at the first: the
+ * texts already made never move. */
+static const char *field_text(record *rec, size_t k)
+{
+	field *f = &rec->f[k];
+	if (f->s)
+		return f->s;
+	if (!rec->arena.len)
+		rec->arena.buf = xgrow(rec->arena.buf, &rec->arena.cap, rec->raw + rec->n + 1, 1);
+	char *out = rec->arena.buf + rec->arena.len, *o = out;
+	const char *b = rec->b;
+	size_t i = f->off;
+	if (i < f->end && b[i] == '"') /* the splitter found its closing quote before end */
+		for (i++; i < f->end; i++) {
+			if (b[i] == '"' && i + 1 < f->end && b[i + 1] == '"')
+				*o++ = b[i++];
+			else if (b[i] == '"')
+				break;
+			else
+				*o++ = b[i];
+		}
+	if (i < f->end && b[i] == '"')
+		i++; /* the closing quote */
+	memcpy(o, b + i, f->end - i);
+	o += f->end - i;
+	*o++ = '\0';
+	rec->arena.len += (size_t)(o - out);
+	return f->s = out;
 }
 
 enum {
@@ -98,12 +138,12 @@ static const char *const col_names[C__N] = {
     "LDS_Block_Size", "Scratch_Size", "Workgroup_Size_X", "Workgroup_Size_Y", "Workgroup_Size_Z",
     "Grid_Size_X",    "Grid_Size_Y",  "Grid_Size_Z"};
 
-static int header(const record *h, int *col, const char *name, fp_err *e)
+static int header(record *h, int *col, const char *name, fp_err *e)
 {
 	for (int c = 0; c < C__N; c++) {
 		col[c] = -1;
 		for (size_t i = 0; i < h->n; i++)
-			if (strcmp(h->f[i].s, col_names[c]) == 0)
+			if (strcmp(field_text(h, i), col_names[c]) == 0)
 				col[c] = (int)i;
 		if (col[c] < 0)
 			return fp_fail_input(e, name, 0, "a kernel-trace header",
@@ -113,20 +153,20 @@ static int header(const record *h, int *col, const char *name, fp_err *e)
 	return 0;
 }
 
-static int int_field(const record *rec, int c, const char *name, long long *out, fp_err *e)
+static int int_field(record *rec, int c, const char *name, long long *out, fp_err *e)
 {
-	const field *f = &rec->f[c];
+	const char *s = field_text(rec, (size_t)c);
 	errno = 0;
 	char *end = NULL;
-	long long v = strtoll(f->s, &end, 10);
-	if (!*f->s || *end || errno || v < 0)
-		return fp_fail_input(e, name, (int64_t)f->off, "a non-negative integer",
-				     "bad integer '%.40s' in kernel-trace CSV", f->s);
+	long long v = strtoll(s, &end, 10);
+	if (!*s || *end || errno || v < 0)
+		return fp_fail_input(e, name, (int64_t)rec->f[c].off, "a non-negative integer",
+				     "bad integer '%.40s' in kernel-trace CSV", s);
 	*out = v;
 	return 0;
 }
 
-static int fill(const record *rec, const int *col, const char *name, trace_resources *r, fp_err *e)
+static int fill(record *rec, const int *col, const char *name, trace_resources *r, fp_err *e)
 {
 	long long v[C__N];
 	for (int c = C_VGPR; c < C__N; c++)
@@ -145,13 +185,13 @@ static int fill(const record *rec, const int *col, const char *name, trace_resou
 	return 1;
 }
 
-static int row_matches(const record *rec, const int *col, long long id, const char *kernel)
+static int row_matches(record *rec, const int *col, long long id, const char *kernel)
 {
 	if ((size_t)col[C_ID] >= rec->n || (size_t)col[C_NAME] >= rec->n)
 		return 0;
 	if (id >= 0)
-		return strtoll(rec->f[col[C_ID]].s, NULL, 10) == id;
-	return kernel && strcmp(rec->f[col[C_NAME]].s, kernel) == 0;
+		return strtoll(field_text(rec, (size_t)col[C_ID]), NULL, 10) == id;
+	return kernel && strcmp(field_text(rec, (size_t)col[C_NAME]), kernel) == 0;
 }
 
 int ktcsv_resources(const char *buf, size_t len, const char *name, long long dispatch_id,
@@ -161,7 +201,7 @@ int ktcsv_resources(const char *buf, size_t len, const char *name, long long dis
 	size_t pos = 0;
 	int col[C__N], rc = next_record(buf, len, &pos, &rec, name, e);
 	if (rc <= 0 || header(&rec, col, name, e)) {
-		record_clear(&rec);
+		record_release(&rec);
 		return rc < 0 || e->set ? -1 : 0;
 	}
 	/* Two passes: by dispatch id first, then by kernel name. */
@@ -170,13 +210,13 @@ int ktcsv_resources(const char *buf, size_t len, const char *name, long long dis
 		while ((rc = next_record(buf, len, &p, &rec, name, e)) > 0)
 			if (row_matches(&rec, col, pass ? -1 : dispatch_id, kernel)) {
 				rc = fill(&rec, col, name, r, e);
-				record_clear(&rec);
+				record_release(&rec);
 				return rc;
 			}
 		if (rc < 0)
 			break;
 	}
-	record_clear(&rec);
+	record_release(&rec);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -200,30 +240,30 @@ int ktcsv_agent_arch(const char *buf, size_t len, const char *name, char *out, s
 	int rc = next_record(buf, len, &pos, &rec, name, e);
 	long col = -1;
 	for (size_t i = 0; rc > 0 && i < rec.n; i++)
-		if (strcmp(rec.f[i].s, "Name") == 0)
+		if (strcmp(field_text(&rec, i), "Name") == 0)
 			col = (long)i;
 	while (rc > 0 && col >= 0 && (rc = next_record(buf, len, &pos, &rec, name, e)) > 0)
-		if ((size_t)col < rec.n && strncmp(rec.f[col].s, "gfx", 3) == 0) {
-			snprintf(out, outsz, "%s", rec.f[col].s);
-			record_clear(&rec);
+		if ((size_t)col < rec.n && strncmp(field_text(&rec, (size_t)col), "gfx", 3) == 0) {
+			snprintf(out, outsz, "%s", field_text(&rec, (size_t)col));
+			record_release(&rec);
 			return 1;
 		}
-	record_clear(&rec);
+	record_release(&rec);
 	return rc < 0 ? -1 : 0;
 }
 
 /* Column index of `col` in the header record, or -1. */
-static long column(const record *h, const char *col)
+static long column(record *h, const char *col)
 {
 	for (size_t i = 0; i < h->n; i++)
-		if (strcmp(h->f[i].s, col) == 0)
+		if (strcmp(field_text(h, i), col) == 0)
 			return (long)i;
 	return -1;
 }
 
-static long long cell_ll(const record *rec, long c)
+static long long cell_ll(record *rec, long c)
 {
-	return c >= 0 && (size_t)c < rec->n ? strtoll(rec->f[c].s, NULL, 10) : -1;
+	return c >= 0 && (size_t)c < rec->n ? strtoll(field_text(rec, (size_t)c), NULL, 10) : -1;
 }
 
 int ktcsv_durations(const char *buf, size_t len, const char *name, const char *kernel, int64_t grid,
@@ -243,7 +283,8 @@ int ktcsv_durations(const char *buf, size_t len, const char *name, const char *k
 		if (c[i] < 0)
 			goto out; /* not a kernel trace with timestamps: nothing to read */
 	while ((rc = next_record(buf, len, &pos, &rec, name, e)) > 0) {
-		if ((size_t)c[0] >= rec.n || !kernel || strcmp(rec.f[c[0]].s, kernel) != 0)
+		if ((size_t)c[0] >= rec.n || !kernel ||
+		    strcmp(field_text(&rec, (size_t)c[0]), kernel) != 0)
 			continue;
 		long long g = cell_ll(&rec, c[3]) * cell_ll(&rec, c[4]) * cell_ll(&rec, c[5]);
 		long long w = cell_ll(&rec, c[6]) * cell_ll(&rec, c[7]) * cell_ll(&rec, c[8]);
@@ -255,6 +296,6 @@ int ktcsv_durations(const char *buf, size_t len, const char *name, const char *k
 			ns[(*n)++] = d;
 	}
 out:
-	record_clear(&rec);
+	record_release(&rec);
 	return rc < 0 ? -1 : found;
 }
