@@ -11,7 +11,8 @@
 # Prints: the machine; the scanner vs the generic JSON parser; on the page-cached corpus
 # softmax trace, bubbles and report against the I/O floor (bench/io_floor: open and read the
 # same files, nothing else) at one thread and at all cores, and bubbles --timeline (the
-# Perfetto trace events) beside bubbles; on generated traces MB/s, the
+# Perfetto trace events) beside bubbles; bubbles and report on every corpus kernel (with
+# BENCH_PREV, report against the previous version's); on generated traces MB/s, the
 # ratio to the floor, peak RSS and time per MB, and report's time and peak RSS (one run); on
 # generated captures of 10, 100 and 1,000
 # dispatch directories, bubbles on one of them (by --dispatch, and by its own path) with the
@@ -166,6 +167,26 @@ if [ -n "$soft" ]; then
 else
 	echo "== corpus not found at $CORPUS: softmax comparison skipped"
 fi
+
+# report's fixed costs (the kernel-trace CSV, the artifacts, the rules) show on the small
+# kernels, where the trace itself is a few MB: bubbles and report on every corpus kernel
+echo "== bubbles and report on each corpus kernel (threads 1, best of $RUNS, interleaved)"
+printf '%-22s %6s %9s %9s %14s %13s\n' kernel MB bubbles_s report_s report/bubbles report/prev
+for kdir in "$CORPUS"/*/; do
+	k=$(basename "$kdir")
+	d=$(ls -d "$kdir"att/big/ui_output_agent_*_dispatch_* 2>/dev/null | head -1)
+	[ -n "$d" ] || continue
+	rep="\"\$(mktemp -u '$WORK/krep.XXXXXX')\""
+	kprev=()
+	[ -n "${BENCH_PREV:-}" ] &&
+		kprev=(kp "'$BENCH_PREV' report --bundle '$d' --out $rep --format json --threads 1")
+	interleave kb "'$FLY' bubbles --bundle '$d' --format json --threads 1" \
+		kr "'$FLY' report --bundle '$d' --out $rep --format json --threads 1" "${kprev[@]}"
+	printf '%-22s %6s %9s %9s %13sx %12s\n' "$k" "$(mb_of "$d")" "$W_kb" "$W_kr" \
+		"$(ratio "$W_kr" "$W_kb")" \
+		"$([ -n "${BENCH_PREV:-}" ] && echo "$(ratio "$W_kr" "$W_kp")x" || echo -)"
+	rm -rf "$WORK"/krep.*
+done
 
 echo "== generated traces ($WORK)"
 df -h "$(dirname "$WORK")" | tail -1
