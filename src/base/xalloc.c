@@ -108,6 +108,7 @@ void *xgrow(void *p, size_t *cap, size_t need, size_t elem_size)
 }
 
 #define HUGE_FROM ((size_t)256 << 10)
+#define HUGE_PAGE ((size_t)2 << 20)
 #define HUGE_MAP  ((size_t)32 << 20)
 #define HUGE_MIN  ((size_t)1 << 20) /* xmalloc_huge's first size in whole blocks */
 
@@ -135,15 +136,33 @@ void *xgrow_huge(void *p, size_t *cap, size_t need, size_t elem_size)
 	return q;
 }
 
+#define HEAP_PAD ((size_t)32 << 20)
+
 void xalloc_keep_freed(void)
 {
 	/* Blocks up to 32 MB (glibc's largest setting) come from the heap rather than a mapping
 	 * each, and the heap is trimmed only when 256 MB lie free at its top. */
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+	/* The heap's first 32 MB are reserved at once and advised for huge pages: a command's
+	 * small allocations (JSON trees, pages of output, tables) then fault 2 MB at a time
+	 * instead of 4 KB (report on a small kernel took about 600 faults more than bubbles,
+	 * each 10-50 us on a virtual machine). Untouched, the reserve costs nothing; refused,
+	 * the advice leaves the pages small. */
+	mallopt(M_TOP_PAD, (int)HEAP_PAD);
+	char *first = malloc(1);
+	char *end = sbrk(0);
+	if (first && end != (char *)-1 && end > first) {
+		uintptr_t lo = ((uintptr_t)first + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+		uintptr_t hi = (uintptr_t)end & ~(uintptr_t)(HUGE_PAGE - 1);
+#ifdef MADV_HUGEPAGE
+		if (hi > lo)
+			(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#endif
+	}
+	free(first);
+	mallopt(M_TOP_PAD, 128 << 10); /* glibc's default: later growth as before */
 }
-
-#define HUGE_PAGE ((size_t)2 << 20)
 
 void *xmalloc_huge(size_t n, size_t *cap)
 {
