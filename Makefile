@@ -3,7 +3,16 @@
 CC      ?= cc
 PKGS    := libelf libdw msgpack libmd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# Those libraries (and libdw's zlib, liblzma and libbz2) are linked statically: loading and
+# relocating seven shared libraries took 2-3 ms and ~50 page faults of every command, a quarter
+# of bubbles on a small kernel (bench/RESULTS.md), and the binary then also runs where they are
+# not installed (the GPU machine). STATIC_DEPS=0 links them as shared libraries.
+STATIC_DEPS ?= 1
+ifeq ($(STATIC_DEPS),1)
+PKG_LIBS   := -Wl,-Bstatic $(filter-out -pthread -lpthread,$(shell pkg-config --static --libs $(PKGS) 2>/dev/null)) -Wl,-Bdynamic
+else
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+endif
 WERROR  ?= -Werror
 OPT     ?= -O2 -g
 SAN     ?=

@@ -9,6 +9,7 @@ set -euo pipefail
 tool=(
 	build-essential pkg-config make git
 	libelf-dev libdw-dev      # AMDGPU code objects: ELF and DWARF line tables
+	zlib1g-dev liblzma-dev libbz2-dev # libdw's decompressors, linked statically with it
 	libmsgpack-dev            # AMDGPU metadata note is MessagePack
 	libmd-dev                 # SHA-256 of bundle artifacts
 )
