@@ -36,6 +36,8 @@ static void str(strbuf *o, const char *s)
  * timeline like the corpus softmax's, as does json_write_i64 (the same text as printf's "%lld"
  * without its format parsing). */
 #define LIT(o, s) sb_add(o, s, sizeof s - 1)
+/* A literal key (with its comma and colon) and an integer value. */
+#define KEY_I64(o, key, v) (LIT(o, key), json_write_i64(o, v))
 
 static void slice(strbuf *o, const wave_timeline *t, const tl_track *k, int insts, int64_t begin,
 		  int64_t cycles)
@@ -44,10 +46,8 @@ static void slice(strbuf *o, const wave_timeline *t, const tl_track *k, int inst
 	 */
 	double ts = round(wave_timeline_us(t, k->se, begin) * 1e4) / 1e4;
 	double end = round(wave_timeline_us(t, k->se, begin + cycles) * 1e4) / 1e4;
-	LIT(o, ",\n{\"ph\":\"X\",\"pid\":");
-	json_write_i64(o, pid_of(k));
-	LIT(o, ",\"tid\":");
-	json_write_i64(o, tid_of(k, insts));
+	KEY_I64(o, ",\n{\"ph\":\"X\",\"pid\":", pid_of(k));
+	KEY_I64(o, ",\"tid\":", tid_of(k, insts));
 	LIT(o, ",\"ts\":");
 	json_write_double(o, ts);
 	LIT(o, ",\"dur\":");
@@ -97,16 +97,11 @@ static void wave_events(strbuf *o, const wave_timeline *t, const tl_wave *tw, co
 	if (tw->n_states && tw->states_end - tw->begin > span)
 		span = tw->states_end - tw->begin;
 	slice(o, t, k, 0, tw->begin, span);
-	LIT(o, ",\"name\":\"wave ");
-	json_write_i64(o, tw->id);
-	LIT(o, "\",\"cat\":\"wave\",\"args\":{\"cycles\":");
-	json_write_i64(o, span);
-	LIT(o, ",\"begin_cycle\":");
-	json_write_i64(o, tw->begin);
-	LIT(o, ",\"end_cycle\":");
-	json_write_i64(o, tw->end);
-	LIT(o, ",\"se\":");
-	json_write_i64(o, k->se);
+	KEY_I64(o, ",\"name\":\"wave ", tw->id);
+	KEY_I64(o, "\",\"cat\":\"wave\",\"args\":{\"cycles\":", span);
+	KEY_I64(o, ",\"begin_cycle\":", tw->begin);
+	KEY_I64(o, ",\"end_cycle\":", tw->end);
+	KEY_I64(o, ",\"se\":", k->se);
 	LIT(o, "}}");
 	tl_state_iter it;
 	tl_state st;
@@ -115,8 +110,7 @@ static void wave_events(strbuf *o, const wave_timeline *t, const tl_wave *tw, co
 		slice(o, t, k, 0, st.begin, st.cycles);
 		LIT(o, ",\"name\":\"");
 		sb_adds(o, state_name(st.state));
-		LIT(o, "\",\"cat\":\"state\",\"args\":{\"cycles\":");
-		json_write_i64(o, st.cycles);
+		KEY_I64(o, "\",\"cat\":\"state\",\"args\":{\"cycles\":", st.cycles);
 		LIT(o, "}}");
 	}
 	for (size_t i = 0; i < tw->n_insts; i++) {
@@ -124,12 +118,9 @@ static void wave_events(strbuf *o, const wave_timeline *t, const tl_wave *tw, co
 		slice(o, t, k, 1, in->begin, in->cycles);
 		LIT(o, ",\"name\":");
 		sb_add(o, lit[2 * in->hot].buf, lit[2 * in->hot].len);
-		LIT(o, ",\"cat\":\"instruction\",\"args\":{\"cycles\":");
-		json_write_i64(o, in->cycles);
-		LIT(o, ",\"stall\":");
-		json_write_i64(o, in->stall);
-		LIT(o, ",\"code_line\":");
-		json_write_i64(o, t->hot[in->hot].code_line);
+		KEY_I64(o, ",\"cat\":\"instruction\",\"args\":{\"cycles\":", in->cycles);
+		KEY_I64(o, ",\"stall\":", in->stall);
+		KEY_I64(o, ",\"code_line\":", t->hot[in->hot].code_line);
 		LIT(o, ",\"source\":");
 		sb_add(o, lit[2 * in->hot + 1].buf, lit[2 * in->hot + 1].len);
 		LIT(o, "}}");
