@@ -63,8 +63,10 @@ typedef struct gathered {
 } gathered;
 
 /* A kernel-trace CSV as read once: the resources and the durations both look in it, and it
- * is the largest file report reads outside the trace (3 MB for each corpus kernel: reading it
- * twice, into fresh pages, was a tenth of report's time on the small kernels). */
+ * can be the largest file report reads outside the trace (3 MB for the corpus's
+ * fused_rope_cache: reading and splitting it twice was half of report's time there). Read as
+ * INPUT_CSV for both readers (the durations took it as INPUT_ANY before; the same 1 GiB
+ * default limit). */
 struct kt_text {
 	char *path;
 	char *buf; /* NULL when it could not be read (err says why) */
