@@ -18,6 +18,8 @@ void t_skip(const char *why);
 const char *t_corpus(void);
 /* A fresh temporary directory for this test (removed at exit); static storage. */
 const char *t_tmpdir(void);
+/* Writes text as the file dir/name (dir created when missing); a failure fails the test. */
+void t_put(const char *dir, const char *name, const char *text);
 
 /* 1 for a JSON true, 0 for false, -1 for anything else (absent, null): a checked flag that is
  * missing fails its CHECK instead of crashing the run. */

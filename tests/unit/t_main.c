@@ -1,5 +1,7 @@
 #include "t.h"
 
+#include "base/fileio.h"
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -64,6 +66,16 @@ const char *t_tmpdir(void)
 	if (system(cmd) != 0)
 		exit(70);
 	return dir;
+}
+
+void t_put(const char *dir, const char *name, const char *text)
+{
+	fp_err e = FP_ERR_INIT;
+	char *p = path_join(dir, name);
+	if (file_mkdirs(dir, &e) || file_write_atomic(p, text, strlen(text), &e))
+		t_fail(__FILE__, __LINE__, "cannot write %s: %s", p, e.message ? e.message : "");
+	fp_err_clear(&e);
+	free(p);
 }
 
 static int cmp(const void *a, const void *b)

@@ -216,14 +216,6 @@ TEST(att_occupancy_observed_index_paths)
 		jv_free(r[p]);
 }
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	fp_err e = FP_ERR_INIT;
-	char *p = path_join(dir, name);
-	CHECK_INT(file_write_atomic(p, text, strlen(text), &e), 0);
-	free(p);
-}
-
 /* Two waves over a 5-line kernel. Lines: 1 s_load (SMEM), 2 ds_read (LDS), 3 buffer_load
  * (VMEM), 4 s_waitcnt vmcnt(0) lgkmcnt(0), 5 v_add.
  * Wave A (begin 100): [100,1,0,4,1] [104,5,0,4,2] [110,3,2,6,3] [116,9,40,40,4] [0 line]
@@ -244,18 +236,18 @@ static void make_tiny(const char *dir)
 {
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(file_mkdirs(dir, &e), 0);
-	put(dir, "code.json", code_json);
-	put(dir, "se0_sm0_sl0_wv0.json",
-	    "{\"wave\":{\"begin\":100,\"end\":164,\"cu\":1,\"simd\":0,\"slot\":0,\"id\":0,"
-	    "\"instructions\":[[100,1,0,4,1],[104,5,0,4,2],[110,3,2,6,3],[116,9,40,40,4],"
-	    "[150,0,0,4,0],[160,6,0,4,5]],\"timeline\":[[2,16],[3,40],[1,4],[2,4]],"
-	    "\"waitcnt\":[[4,[[1,0],[2,0]]],[4,[[3,0]]]]}}");
-	put(dir, "se0_sm1_sl0_wv0.json",
-	    "{\"wave\":{\"begin\":200,\"end\":248,\"cu\":1,\"simd\":1,\"slot\":0,\"id\":0,"
-	    "\"instructions\":[[204,1,0,4,1],[208,3,0,4,3],[212,9,20,20,4],[240,6,4,8,5]],"
-	    "\"timeline\":[[1,4],[2,8],[3,20],[4,16]],\"waitcnt\":[[4,[[3,0]]]]}}");
-	put(dir, "occupancy.json",
-	    "{\"0\":[[100,1,0,0,1,1],[200,1,1,0,1,1],[164,1,0,0,0,1],[248,1,1,0,0,1]]}");
+	t_put(dir, "code.json", code_json);
+	t_put(dir, "se0_sm0_sl0_wv0.json",
+	      "{\"wave\":{\"begin\":100,\"end\":164,\"cu\":1,\"simd\":0,\"slot\":0,\"id\":0,"
+	      "\"instructions\":[[100,1,0,4,1],[104,5,0,4,2],[110,3,2,6,3],[116,9,40,40,4],"
+	      "[150,0,0,4,0],[160,6,0,4,5]],\"timeline\":[[2,16],[3,40],[1,4],[2,4]],"
+	      "\"waitcnt\":[[4,[[1,0],[2,0]]],[4,[[3,0]]]]}}");
+	t_put(dir, "se0_sm1_sl0_wv0.json",
+	      "{\"wave\":{\"begin\":200,\"end\":248,\"cu\":1,\"simd\":1,\"slot\":0,\"id\":0,"
+	      "\"instructions\":[[204,1,0,4,1],[208,3,0,4,3],[212,9,20,20,4],[240,6,4,8,5]],"
+	      "\"timeline\":[[1,4],[2,8],[3,20],[4,16]],\"waitcnt\":[[4,[[3,0]]]]}}");
+	t_put(dir, "occupancy.json",
+	      "{\"0\":[[100,1,0,0,1,1],[200,1,1,0,1,1],[164,1,0,0,0,1],[248,1,1,0,0,1]]}");
 }
 
 static const jv *find_class(const jv *classes, const char *name)
@@ -316,7 +308,7 @@ TEST(att_tiny_dispatch_end_to_end)
 	char *mod = strdup(code_json);
 	char *at = strstr(mod, ",1,0,2,8,0,4]");
 	at[11] = '5';
-	put(dir, "code.json", mod);
+	t_put(dir, "code.json", mod);
 	free(mod);
 	trace_dispatch d2;
 	trace_dispatch_init(&d2);
@@ -354,17 +346,17 @@ TEST(att_fold_unmapped_and_unknown_lines)
 	char *dir = path_join(t_tmpdir(), "ui_output_agent_1_dispatch_77");
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(file_mkdirs(dir, &e), 0);
-	put(dir, "code.json",
-	    "{\"code\":[[\"; k\",0,0,\"k\",1,0,0,0,0,0],"
-	    "[\"s_nop 0\",0,1,\"k.py:1\",1,0,2,6,0,10],"
-	    "[\"v_add_f32_e32 v0, v0, v2\",0,2,\"k.py:2\",1,4,1,6,2,10]],\"version\":\"3.0.0\"}");
+	t_put(dir, "code.json",
+	      "{\"code\":[[\"; k\",0,0,\"k\",1,0,0,0,0,0],"
+	      "[\"s_nop 0\",0,1,\"k.py:1\",1,0,2,6,0,10],"
+	      "[\"v_add_f32_e32 v0, v0, v2\",0,2,\"k.py:2\",1,4,1,6,2,10]],\"version\":\"3.0.0\"}");
 	/* begin 100: line 1 at 104 (idle 4, ends 108); line 5 (unknown) ends 120; line 0 at 125
 	 * (ends 129, ignored); line 2 at 130 (idle 130 - 120 = 10); line -3 (unknown) ends 144;
 	 * line 1 at 150 (idle 6) */
-	put(dir, "se0_sm0_sl0_wv0.json",
-	    "{\"wave\":{\"begin\":100,\"end\":160,\"cu\":1,\"simd\":0,\"slot\":0,\"id\":0,"
-	    "\"instructions\":[[104,1,0,4,1],[110,6,0,10,5],[125,0,0,4,0],[130,6,2,6,2],"
-	    "[140,1,0,4,-3],[150,1,0,2,1]],\"timeline\":[[2,60]],\"waitcnt\":[]}}");
+	t_put(dir, "se0_sm0_sl0_wv0.json",
+	      "{\"wave\":{\"begin\":100,\"end\":160,\"cu\":1,\"simd\":0,\"slot\":0,\"id\":0,"
+	      "\"instructions\":[[104,1,0,4,1],[110,6,0,10,5],[125,0,0,4,0],[130,6,2,6,2],"
+	      "[140,1,0,4,-3],[150,1,0,2,1]],\"timeline\":[[2,60]],\"waitcnt\":[]}}");
 	trace_dispatch d;
 	trace_dispatch_init(&d);
 	CHECK_INT(att_code_read(dir, &d, &e), 0);

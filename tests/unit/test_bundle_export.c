@@ -11,17 +11,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	char *p = path_join(dir, name);
-	FILE *f = fopen(p, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-	free(p);
-}
-
 static char *slurp(const char *dir, const char *name)
 {
 	char *p = path_join(dir, name);
@@ -56,9 +45,9 @@ TEST(bundle_export_dispatch_copies_and_records)
 	char *dst = path_join(t_tmpdir(), "dst/att/big/d");
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(file_mkdirs(src, &e), 0);
-	put(src, "code.json", "{\"code\":[]}");
-	put(src, "se0_sm0_sl0_wv0.json", "{}");
-	put(src, "notes.txt", "not ours");
+	t_put(src, "code.json", "{\"code\":[]}");
+	t_put(src, "se0_sm0_sl0_wv0.json", "{}");
+	t_put(src, "notes.txt", "not ours");
 	char *target = path_join(src, "notes.txt"), *link = path_join(src, "snapshots.json");
 	CHECK_INT(symlink(target, link), 0);
 	jv *arts = jv_object(), *skipped = jv_array();
@@ -105,8 +94,8 @@ TEST(bundle_export_rocprof_takes_one_row)
 		 "7,\"k_0\",64,8,32,1024,0,256,1,1,4096,1,1\n"
 		 "9,\"k_0\",65,8,32,1024,0,256,1,1,4096,1,1\n",
 		 hdr);
-	put(src, "discover_kernel_trace.csv", csv);
-	put(src, "big_agent_info.csv", "\"Name\"\n\"gfx950\"\n");
+	t_put(src, "discover_kernel_trace.csv", csv);
+	t_put(src, "big_agent_info.csv", "\"Name\"\n\"gfx950\"\n");
 	const char *dirs[] = {src};
 	jv *arts = jv_object(), *rec = jv_object();
 	CHECK_INT(bundle_export_rocprof(dirs, 1, 7, "k_0", out, arts, rec, &e), 0);
@@ -169,7 +158,7 @@ TEST(bundle_export_swap_and_remove)
 	char *fin = path_join(t_tmpdir(), "final");
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(file_mkdirs(tmp, &e), 0);
-	put(tmp, "v", "1");
+	t_put(tmp, "v", "1");
 	CHECK_INT(bundle_export_swap_in(tmp, fin, 0, &e), 0); /* final absent: a rename */
 	CHECK(!file_exists(tmp));
 	char *s = slurp(fin, "v");
@@ -178,8 +167,8 @@ TEST(bundle_export_swap_and_remove)
 	CHECK_INT(file_mkdirs(tmp, &e), 0);
 	char *sub = path_join(tmp, "deep/er");
 	CHECK_INT(file_mkdirs(sub, &e), 0);
-	put(tmp, "v", "2");
-	put(sub, "f", "x");
+	t_put(tmp, "v", "2");
+	t_put(sub, "f", "x");
 	CHECK_INT(bundle_export_swap_in(tmp, fin, 0, &e), -1); /* not asked to replace */
 	CHECK_INT(e.code, ERR_IO_ERROR);
 	fp_err_clear(&e);

@@ -18,15 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	fp_err e = FP_ERR_INIT;
-	CHECK_INT(file_mkdirs(dir, &e), 0);
-	char *p = path_join(dir, name);
-	CHECK_INT(file_write_atomic(p, text, strlen(text), &e), 0);
-	free(p);
-}
-
 static int t_ends_txt(const char *name, void *ctx)
 {
 	size_t n = strlen(name);
@@ -37,9 +28,9 @@ static int t_ends_txt(const char *name, void *ctx)
 TEST(file_listing_answers_as_the_walks)
 {
 	char *dir = path_join(t_tmpdir(), "listing");
-	put(dir, "b", "");
-	put(dir, "a.txt", "");
-	put(dir, "c", "");
+	t_put(dir, "b", "");
+	t_put(dir, "a.txt", "");
+	t_put(dir, "c", "");
 	file_listing l;
 	file_listing_init(&l, dir);
 	CHECK(!l.walked); /* nothing read until asked */
@@ -55,7 +46,7 @@ TEST(file_listing_answers_as_the_walks)
 		CHECK_STR(got[i], want[i]);
 	file_list_free(want, m);
 	/* one walk: a name added later is not in it (the command sees one state of the dir) */
-	put(dir, "d.txt", "");
+	t_put(dir, "d.txt", "");
 	CHECK_INT(file_listing_count(&l, t_ends_txt, NULL), 1);
 	CHECK(file_listing_names(&l, &n, &e) == got);
 	CHECK_INT(n, 3);
@@ -95,18 +86,18 @@ TEST(file_listing_answers_as_the_walks)
 /* A dispatch directory of two waves over a 2-line kernel. */
 static void make_dispatch(const char *dir)
 {
-	put(dir, "code.json",
-	    "{\"code\":[[\"; k\",0,0,\"k\",1,0,0,0,0,0],"
-	    "[\"s_load_dword s0, s[0:1], 0x0\",0,1,\"k.py:1\",1,0,2,8,0,4],"
-	    "[\"v_add_f32_e32 v0, v0, v2\",0,2,\"k.py:2\",1,4,2,12,4,8]],\"version\":\"3.0.0\"}");
-	put(dir, "se0_sm0_sl0_wv0.json",
-	    "{\"wave\":{\"begin\":100,\"end\":140,\"cu\":1,\"simd\":0,\"slot\":0,\"id\":0,"
-	    "\"instructions\":[[104,1,0,4,1],[120,6,2,6,2]],\"timeline\":[[2,40]],"
-	    "\"waitcnt\":[]}}");
-	put(dir, "se0_sm1_sl0_wv0.json",
-	    "{\"wave\":{\"begin\":200,\"end\":230,\"cu\":1,\"simd\":1,\"slot\":0,\"id\":0,"
-	    "\"instructions\":[[200,1,0,4,1],[210,6,2,6,2]],\"timeline\":[[2,30]],"
-	    "\"waitcnt\":[]}}");
+	t_put(dir, "code.json",
+	      "{\"code\":[[\"; k\",0,0,\"k\",1,0,0,0,0,0],"
+	      "[\"s_load_dword s0, s[0:1], 0x0\",0,1,\"k.py:1\",1,0,2,8,0,4],"
+	      "[\"v_add_f32_e32 v0, v0, v2\",0,2,\"k.py:2\",1,4,2,12,4,8]],\"version\":\"3.0.0\"}");
+	t_put(dir, "se0_sm0_sl0_wv0.json",
+	      "{\"wave\":{\"begin\":100,\"end\":140,\"cu\":1,\"simd\":0,\"slot\":0,\"id\":0,"
+	      "\"instructions\":[[104,1,0,4,1],[120,6,2,6,2]],\"timeline\":[[2,40]],"
+	      "\"waitcnt\":[]}}");
+	t_put(dir, "se0_sm1_sl0_wv0.json",
+	      "{\"wave\":{\"begin\":200,\"end\":230,\"cu\":1,\"simd\":1,\"slot\":0,\"id\":0,"
+	      "\"instructions\":[[200,1,0,4,1],[210,6,2,6,2]],\"timeline\":[[2,30]],"
+	      "\"waitcnt\":[]}}");
 }
 
 static jv *bubbles_of(backend_dispatch *d)
@@ -263,10 +254,10 @@ TEST(codeobj_find_beside_with_a_listing_as_without)
 {
 	char *top = path_join(t_tmpdir(), "cobeside");
 	char *disp = path_join(top, "ui_output_agent_1_dispatch_2");
-	put(disp, "se0_sm0_sl0_wv0.json", "{}");
-	put(disp, "x_code_object_id_3.out", "x");
-	put(disp, "a_code_object_id_3.out", "a");
-	put(top, "p_code_object_id_5.out", "p");
+	t_put(disp, "se0_sm0_sl0_wv0.json", "{}");
+	t_put(disp, "x_code_object_id_3.out", "x");
+	t_put(disp, "a_code_object_id_3.out", "a");
+	t_put(top, "p_code_object_id_5.out", "p");
 	char *sub = path_join(disp, "b_code_object_id_4.out");
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(file_mkdirs(sub, &e), 0); /* a directory: never the answer */

@@ -11,24 +11,16 @@
 #include <string.h>
 #include <unistd.h>
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	fp_err e = FP_ERR_INIT;
-	char *p = path_join(dir, name);
-	CHECK_INT(file_write_atomic(p, text, strlen(text), &e), 0);
-	free(p);
-	fp_err_clear(&e);
-}
-
 TEST(snapshots_tree_and_refusals)
 {
 	const char *dir = t_tmpdir();
-	put(dir, "source_0_k.py", "l1\nl2\nl3\nl4\nl5\nl6\n");
-	put(dir, "source_1_u.py", "u1\n");
+	t_put(dir, "source_0_k.py", "l1\nl2\nl3\nl4\nl5\nl6\n");
+	t_put(dir, "source_1_u.py", "u1\n");
 	char *link = path_join(dir, "source_2_link.py");
 	CHECK_INT(symlink("/etc/passwd", link), 0);
 	free(link);
-	put(dir, "snapshots.json",
+	t_put(
+	    dir, "snapshots.json",
 	    "{\"/\":{\"w\":{\"kernels\":{\"k.py\":\"source_0_k.py\"},"
 	    "\"lib\":{\"u.py\":\"source_1_u.py\",\"up.py\":\"../x.py\",\"abs.py\":\"/etc/passwd\","
 	    "\"ln.py\":\"source_2_link.py\",\"dot.py\":\"..\",\"gone.py\":\"source_9.py\"}}}}");

@@ -186,18 +186,6 @@ TEST(wave_timeline_states_survive_blocks_and_merges)
 	wave_timeline_release(&t);
 }
 
-static void put_file(const char *dir, const char *name, const char *text)
-{
-	char *p = path_join(dir, name);
-	FILE *f = fopen(p, "w");
-	CHECK(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-	free(p);
-}
-
 /* top_lines 0 (REPORT.html's picture) does not read code.json: the states come even where it
  * is malformed, without a kernel name; with hot lines asked for, it is read and its error
  * stands. */
@@ -206,11 +194,11 @@ TEST(wave_timeline_without_hot_lines_reads_no_code_json)
 	char *dir = path_join(t_tmpdir(), "tl_nocode");
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(file_mkdirs(dir, &e), 0);
-	put_file(dir, "code.json", "{\"code\": [");
-	put_file(dir, "se0_sm0_sl0_wv0.json",
-		 "{\"name\":\"SE0\",\"duration\":100,\"wave\":{\"cu\":1,\"id\":0,\"simd\":0,"
-		 "\"slot\":0,\"begin\":0,\"end\":100,\"instructions\":[[0,6,0,4,3]],"
-		 "\"timeline\":[[2,60],[3,40]],\"waitcnt\":[]}}");
+	t_put(dir, "code.json", "{\"code\": [");
+	t_put(dir, "se0_sm0_sl0_wv0.json",
+	      "{\"name\":\"SE0\",\"duration\":100,\"wave\":{\"cu\":1,\"id\":0,\"simd\":0,"
+	      "\"slot\":0,\"begin\":0,\"end\":100,\"instructions\":[[0,6,0,4,3]],"
+	      "\"timeline\":[[2,60],[3,40]],\"waitcnt\":[]}}");
 	wave_timeline t;
 	CHECK_INT(wave_timeline_build(dir, 0, &t, &e), 0);
 	CHECK_INT(t.n_waves, 1);
@@ -242,12 +230,12 @@ static void check_hot_lookup(const char *dir, const char *code, int want_table, 
 {
 	fp_err e = FP_ERR_INIT;
 	CHECK_INT(file_mkdirs(dir, &e), 0);
-	put_file(dir, "code.json", code);
-	put_file(dir, "se0_sm0_sl0_wv0.json",
-		 "{\"name\":\"SE0\",\"duration\":100,\"wave\":{\"cu\":1,\"id\":0,\"simd\":0,"
-		 "\"slot\":0,\"begin\":0,\"end\":100,\"instructions\":[[0,6,1,4,3],[4,6,1,4,-3],"
-		 "[8,6,2,4,5],[12,6,0,0,3],[16,6,3,4,1048576],[20,6,4,4,7],[24,6,5,4,1],"
-		 "[28,6,6,4,9000000000]],\"timeline\":[[2,100]],\"waitcnt\":[]}}");
+	t_put(dir, "code.json", code);
+	t_put(dir, "se0_sm0_sl0_wv0.json",
+	      "{\"name\":\"SE0\",\"duration\":100,\"wave\":{\"cu\":1,\"id\":0,\"simd\":0,"
+	      "\"slot\":0,\"begin\":0,\"end\":100,\"instructions\":[[0,6,1,4,3],[4,6,1,4,-3],"
+	      "[8,6,2,4,5],[12,6,0,0,3],[16,6,3,4,1048576],[20,6,4,4,7],[24,6,5,4,1],"
+	      "[28,6,6,4,9000000000]],\"timeline\":[[2,100]],\"waitcnt\":[]}}");
 	wave_timeline t;
 	CHECK_INT(wave_timeline_build(dir, 10, &t, &e), 0);
 	if (e.set) {
