@@ -119,7 +119,7 @@ void *xgrow_huge(void *p, size_t *cap, size_t need, size_t elem_size)
 	size_t c = doubled_cap(*cap, need);
 	if (elem_size && c > SIZE_MAX / elem_size)
 		die_oom(SIZE_MAX);
-	/* Past 32 MB (xalloc_keep_freed's mapping threshold) a block is a mapping of its own, which
+	/* Past 32 MB (xalloc_tune_heap's mapping threshold) a block is a mapping of its own, which
 	 * realloc moves or extends without a copy, keeping its advice: copying it here held the
 	 * old and the new one at once (bubbles --timeline's 81 MB: peak RSS 104 -> 170 MB). */
 	if (c * elem_size < HUGE_FROM || (*cap * elem_size >= HUGE_MAP && p)) {
@@ -138,7 +138,7 @@ void *xgrow_huge(void *p, size_t *cap, size_t need, size_t elem_size)
 
 #define HEAP_PAD ((size_t)32 << 20)
 
-void xalloc_keep_freed(void)
+void xalloc_tune_heap(void)
 {
 	/* Blocks up to 32 MB (glibc's largest setting) come from the heap rather than a mapping
 	 * each, and the heap is trimmed only when 256 MB lie free at its top. */

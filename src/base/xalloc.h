@@ -25,7 +25,7 @@ void *xgrow(void *p, size_t *cap, size_t need, size_t elem_size);
  * Peak memory is unchanged: what is kept is what was already in use. Also reserves the
  * heap's first 32 MB advised for huge pages, so that the main thread's small allocations
  * fault in 2 MB at a time (peak RSS a few MB higher). Call once, early. */
-void xalloc_keep_freed(void);
+void xalloc_tune_heap(void);
 /* At least n bytes for a large array written once, in order (a reader's rows): from 1 MB on,
  * whole 2 MB blocks, aligned and advised for huge pages, so that the kernel may back each with
  * one page fault instead of 512 (a fresh 4 KB page faults at ~10-14 us on this project's VMs);

@@ -252,7 +252,7 @@ static int help_word(int argc, char **argv, int ci)
 
 int main(int argc, char **argv)
 {
-	xalloc_keep_freed();
+	xalloc_tune_heap();
 	signals_install();
 	int ci = find_command(argc, argv);
 	if (ci < 0) {
