@@ -7,7 +7,7 @@
 	FAIL=0
 	source "$ROOT/tests/hostile/engine.sh"
 	hostile_run "$ROOT/tests/hostile/cases.tsv"
-	rm -rf "$E2E_TMP/hostile" "$E2E_TMP/hostile-slow"
+	rm -rf "$E2E_TMP/hostile" "$E2E_TMP/hostile-slow" "$E2E_TMP/hostile-slower" "$E2E_TMP/hostile-slowest"
 	echo "$PASS $FAIL" >"$E2E_TMP/hostile.counts"
 )
 read -r hostile_pass hostile_fail <"$E2E_TMP/hostile.counts"
